@@ -1,0 +1,249 @@
+"""The kingdom as data: terrains, cells, the N×N board, and its text and JSON forms.
+
+Board text (one row per line, one token per cell, separated by spaces):
+``W F L G S M`` followed by a crown digit (``W0``, ``M3``), ``C`` for the castle and ``.`` for an
+empty cell (a hole left by a discarded domino). Case, extra spacing, blank lines and ``#``
+comments are tolerated; anything else is an error naming the row and column.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Enum
+
+SIZES = (5, 7)
+
+
+class Terrain(str, Enum):
+    WHEAT = "wheat"
+    FOREST = "forest"
+    LAKE = "lake"
+    GRASSLAND = "grassland"
+    SWAMP = "swamp"
+    MINE = "mine"
+    CASTLE = "castle"
+    EMPTY = "empty"
+
+    @property
+    def letter(self) -> str:
+        return _LETTERS[self]
+
+    @property
+    def is_land(self) -> bool:
+        """True for the six terrains that form regions (not the castle, not a hole)."""
+        return self not in (Terrain.CASTLE, Terrain.EMPTY)
+
+    @property
+    def max_crowns(self) -> int:
+        """The most crowns any real domino half of this terrain carries."""
+        return MAX_CROWNS[self]
+
+
+LAND = tuple(t for t in Terrain if t.is_land)
+_LETTERS = {
+    Terrain.WHEAT: "W",
+    Terrain.FOREST: "F",
+    Terrain.LAKE: "L",
+    Terrain.GRASSLAND: "G",
+    Terrain.SWAMP: "S",
+    Terrain.MINE: "M",
+    Terrain.CASTLE: "C",
+    Terrain.EMPTY: ".",
+}
+_BY_LETTER = {letter: terrain for terrain, letter in _LETTERS.items()}
+# From the 48 real dominoes (scoring/data/dominoes.csv): no wheat, forest or lake half has two
+# crowns, only mines have three.
+MAX_CROWNS = {
+    Terrain.WHEAT: 1,
+    Terrain.FOREST: 1,
+    Terrain.LAKE: 1,
+    Terrain.GRASSLAND: 2,
+    Terrain.SWAMP: 2,
+    Terrain.MINE: 3,
+    Terrain.CASTLE: 0,
+    Terrain.EMPTY: 0,
+}
+
+
+class BoardError(ValueError):
+    """A board that cannot be a Kingdomino kingdom; the message says where and how to fix it."""
+
+    def __init__(self, message: str, row: int | None = None, col: int | None = None):
+        where = ""
+        if row is not None and col is not None:
+            where = f"row {row + 1}, column {col + 1}: "
+        elif row is not None:
+            where = f"row {row + 1}: "
+        super().__init__(where + message)
+        self.row = row
+        self.col = col
+
+
+@dataclass(frozen=True)
+class Cell:
+    terrain: Terrain
+    crowns: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.terrain, Terrain):
+            object.__setattr__(self, "terrain", Terrain(self.terrain))
+        if not 0 <= self.crowns <= self.terrain.max_crowns:
+            raise BoardError(
+                f"{self.terrain.value} cannot carry {self.crowns} crowns "
+                f"(no real domino has more than {self.terrain.max_crowns})"
+            )
+
+    @property
+    def token(self) -> str:
+        """The cell in board text: ``W1``, ``C`` or ``.``."""
+        if self.terrain.is_land:
+            return f"{self.terrain.letter}{self.crowns}"
+        return self.terrain.letter
+
+    @classmethod
+    def from_token(cls, token: str) -> Cell:
+        """Parse one board-text token; raises ``BoardError`` (without position) if it is not one."""
+        text = token.strip().upper()
+        if text in ("C", "."):
+            return cls(_BY_LETTER[text])
+        hint = "use W F L G S M with a crown digit (W0, M2), C for the castle or . for a hole"
+        if len(text) != 2 or text[0] not in _BY_LETTER or not text[1].isdigit():
+            if len(text) == 1 and text in _BY_LETTER:
+                raise BoardError(f"'{token}' needs a crown digit, e.g. '{text}0'")
+            raise BoardError(f"unknown token '{token}': {hint}")
+        terrain = _BY_LETTER[text[0]]
+        if not terrain.is_land:
+            raise BoardError(f"unknown token '{token}': {hint}")
+        return cls(terrain, int(text[1]))
+
+
+EMPTY = Cell(Terrain.EMPTY)
+CASTLE = Cell(Terrain.CASTLE)
+
+
+@dataclass(frozen=True)
+class Board:
+    """An N×N kingdom (N = 5 or 7) with exactly one castle; ``cells[row][col]``, row 0 on top."""
+
+    cells: tuple[tuple[Cell, ...], ...]
+
+    def __post_init__(self) -> None:
+        cells = tuple(tuple(row) for row in self.cells)
+        object.__setattr__(self, "cells", cells)
+        size = len(cells)
+        if size not in SIZES:
+            raise BoardError(f"a kingdom has 5 or 7 rows, this one has {size}")
+        for r, row in enumerate(cells):
+            if len(row) != size:
+                raise BoardError(
+                    f"has {len(row)} cells but the board has {size} rows; every row needs {size}",
+                    row=r,
+                )
+        castles = [(r, c) for r, c, cell in self.iter_cells() if cell.terrain is Terrain.CASTLE]
+        if not castles:
+            raise BoardError("no castle: mark the start tile with C")
+        if len(castles) > 1:
+            (r0, c0), (r1, c1) = castles[:2]
+            raise BoardError(
+                f"two castles, at row {r0 + 1}, column {c0 + 1} and row {r1 + 1}, column {c1 + 1}:"
+                " a kingdom has exactly one",
+                row=r1,
+                col=c1,
+            )
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    @property
+    def castle(self) -> tuple[int, int]:
+        return next((r, c) for r, c, cell in self.iter_cells() if cell.terrain is Terrain.CASTLE)
+
+    def __getitem__(self, pos: tuple[int, int]) -> Cell:
+        r, c = pos
+        return self.cells[r][c]
+
+    def iter_cells(self) -> Iterator[tuple[int, int, Cell]]:
+        for r, row in enumerate(self.cells):
+            for c, cell in enumerate(row):
+                yield r, c, cell
+
+    def rows_text(self) -> list[str]:
+        """The board as board-text rows, e.g. ``['W1 F0 C L0 .', ...]``."""
+        return [" ".join(cell.token for cell in row) for row in self.cells]
+
+    def to_text(self) -> str:
+        return "\n".join(self.rows_text()) + "\n"
+
+    def replace(self, row: int, col: int, cell: Cell) -> Board:
+        """A copy with one cell changed (boards are immutable)."""
+        cells = [list(r) for r in self.cells]
+        cells[row][col] = cell
+        return Board(tuple(tuple(r) for r in cells))
+
+
+def parse_board(text: str) -> Board:
+    """Parse board text, or a JSON board (a list of row strings, or ``{"grid": [...]}``)."""
+    stripped = text.strip()
+    if stripped.startswith(("[", "{")):
+        return board_from_json(stripped)
+    rows: list[list[str]] = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            rows.append(line.split())
+    return _board_from_tokens(rows)
+
+
+def board_from_json(data: str | list | dict) -> Board:
+    """A board from JSON: a list of row strings, a list of token lists, or ``{"grid": ...}``."""
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as err:
+            raise BoardError(f"not valid JSON ({err.msg} at line {err.lineno})") from None
+    if isinstance(data, dict):
+        if "grid" not in data:
+            raise BoardError('a JSON board needs a "grid": a list of row strings like "W1 F0 C L0 ."')
+        data = data["grid"]
+    if not isinstance(data, list) or not data:
+        raise BoardError('a JSON board is a list of rows, e.g. ["W1 F0 C L0 .", ...]')
+    rows: list[list[str]] = []
+    for r, row in enumerate(data):
+        if isinstance(row, str):
+            rows.append(row.split())
+        elif isinstance(row, list) and all(isinstance(t, str) for t in row):
+            rows.append(list(row))
+        else:
+            raise BoardError("each row must be a string like 'W1 F0 C L0 .' or a list of tokens", row=r)
+    return _board_from_tokens(rows)
+
+
+def _board_from_tokens(rows: list[list[str]]) -> Board:
+    if not rows:
+        raise BoardError("the board is empty: give 5 or 7 rows of 5 or 7 cells")
+    size = len(rows)
+    if size not in SIZES:
+        raise BoardError(f"a kingdom has 5 or 7 rows (7 for Mighty Duel), this one has {size}")
+    cells = []
+    for r, tokens in enumerate(rows):
+        if len(tokens) != size:
+            raise BoardError(
+                f"has {len(tokens)} cells but the board has {size} rows; every row needs {size}",
+                row=r,
+            )
+        row = []
+        for c, token in enumerate(tokens):
+            try:
+                row.append(Cell.from_token(token))
+            except BoardError as err:
+                raise BoardError(str(err), row=r, col=c) from None
+        cells.append(tuple(row))
+    return Board(tuple(cells))
+
+
+def format_board(board: Board) -> str:
+    """Board text for ``board``; ``parse_board(format_board(b)) == b``."""
+    return board.to_text()

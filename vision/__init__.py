@@ -1,0 +1,1 @@
+"""From a photo of a kingdom to the board the scorer takes. Never imports streamlit."""
