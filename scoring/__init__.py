@@ -16,6 +16,15 @@ from scoring.board import (
     format_board,
     parse_board,
 )
+from scoring.ranking import (
+    DynastyResult,
+    Ranking,
+    Standing,
+    rank_dynasty,
+    rank_players,
+)
+from scoring.score import Bonus, Region, Rules, Score, find_regions, score_board
+from scoring.tileset import check_game, check_kingdom
 
 __all__ = [
     "CASTLE",
@@ -24,9 +33,22 @@ __all__ = [
     "SIZES",
     "Board",
     "BoardError",
+    "Bonus",
     "Cell",
+    "DynastyResult",
+    "Ranking",
+    "Region",
+    "Rules",
+    "Score",
+    "Standing",
     "Terrain",
     "board_from_json",
+    "check_game",
+    "check_kingdom",
+    "find_regions",
     "format_board",
     "parse_board",
+    "rank_dynasty",
+    "rank_players",
+    "score_board",
 ]

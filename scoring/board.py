@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 SIZES = (5, 7)
 
 
-class Terrain(str, Enum):
+class Terrain(StrEnum):
     WHEAT = "wheat"
     FOREST = "forest"
     LAKE = "lake"
@@ -206,7 +206,9 @@ def board_from_json(data: str | list | dict) -> Board:
             raise BoardError(f"not valid JSON ({err.msg} at line {err.lineno})") from None
     if isinstance(data, dict):
         if "grid" not in data:
-            raise BoardError('a JSON board needs a "grid": a list of row strings like "W1 F0 C L0 ."')
+            raise BoardError(
+                'a JSON board needs a "grid": a list of row strings like "W1 F0 C L0 ."'
+            )
         data = data["grid"]
     if not isinstance(data, list) or not data:
         raise BoardError('a JSON board is a list of rows, e.g. ["W1 F0 C L0 .", ...]')
@@ -217,7 +219,9 @@ def board_from_json(data: str | list | dict) -> Board:
         elif isinstance(row, list) and all(isinstance(t, str) for t in row):
             rows.append(list(row))
         else:
-            raise BoardError("each row must be a string like 'W1 F0 C L0 .' or a list of tokens", row=r)
+            raise BoardError(
+                "each row must be a string like 'W1 F0 C L0 .' or a list of tokens", row=r
+            )
     return _board_from_tokens(rows)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.board import Board, Terrain
+from scoring.board import LAND, Board, Terrain
+from scoring.tileset import check_kingdom
 
 
 @dataclass(frozen=True)
@@ -69,12 +70,121 @@ class Score:
         return sum(region.crowns for region in self.regions)
 
     def points_by_terrain(self) -> dict[Terrain, int]:
-        ...
+        """Points per land terrain, all six present (0 when a terrain scores nothing)."""
+        points = dict.fromkeys(LAND, 0)
+        for region in self.regions:
+            points[region.terrain] += region.points
+        return points
 
 
 def find_regions(board: Board) -> tuple[Region, ...]:
-    ...
+    """Every region of ``board``: most points first, then largest, then by terrain and position."""
+    size = board.size
+    seen = [[False] * size for _ in range(size)]
+    regions = []
+    for r, c, cell in board.iter_cells():
+        if seen[r][c] or not cell.terrain.is_land:
+            continue
+        # Flood fill from (r, c) over 4-neighbours of the same terrain.
+        terrain = cell.terrain
+        seen[r][c] = True
+        stack = [(r, c)]
+        cells = []
+        crowns = 0
+        while stack:
+            y, x = stack.pop()
+            cells.append((y, x))
+            crowns += board.cells[y][x].crowns
+            for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
+                if (
+                    0 <= ny < size
+                    and 0 <= nx < size
+                    and not seen[ny][nx]
+                    and board.cells[ny][nx].terrain is terrain
+                ):
+                    seen[ny][nx] = True
+                    stack.append((ny, nx))
+        cells.sort()
+        regions.append(Region(terrain, tuple(cells), crowns))
+    # Flood fill visits regions in reading order of their first cell, and sort() is stable, so
+    # regions equal in points and size keep that order: the result is deterministic.
+    regions.sort(key=lambda region: (-region.points, -region.size))
+    return tuple(regions)
 
 
-def score_board(board: Board, rules: Rules = Rules()) -> Score:
-    ...
+def _where(row: int, col: int) -> str:
+    return f"row {row + 1}, column {col + 1}"
+
+
+def middle_kingdom_bonus(board: Board, enabled: bool = True) -> Bonus:
+    """+10 when the castle is at the centre of the kingdom's N×N frame.
+
+    An incomplete kingdom (holes at its edge) has no fixed frame: its castle counts as centred
+    when some N×N frame that holds every tile has the castle at its centre. That frame is the one
+    centred on the castle, so the test is that no tile lies more than N // 2 rows or columns away
+    from the castle. For a complete kingdom this is exactly "the castle is the centre cell".
+    """
+    name = "Middle Kingdom"
+    if not enabled:
+        return Bonus(name, 0, "Middle Kingdom is switched off (an optional rule).")
+    size = board.size
+    half = size // 2
+    row, col = board.castle
+    castle = _where(row, col)
+    tiles = [(r, c) for r, c, cell in board.iter_cells() if cell.terrain is not Terrain.EMPTY]
+    reach = {
+        "above": max(row - r for r, _ in tiles),
+        "below": max(r - row for r, _ in tiles),
+        "left of": max(col - c for _, c in tiles),
+        "right of": max(c - col for _, c in tiles),
+    }
+    too_far = [(side, n) for side, n in reach.items() if n > half]
+    if too_far:
+        side, n = too_far[0]
+        return Bonus(
+            name,
+            0,
+            f"The castle ({castle}) is not at the centre: tiles reach {n} cells {side} it, "
+            f"more than the {half} a centred castle allows in a {size}×{size} kingdom.",
+        )
+    if (row, col) == (half, half) and all(n == half for n in reach.values()):
+        return Bonus(
+            name, 10, f"The castle ({castle}) is the centre cell of the {size}×{size} kingdom."
+        )
+    return Bonus(
+        name,
+        10,
+        f"The kingdom is incomplete, and the {size}×{size} frame centred on the castle "
+        f"({castle}) holds every tile, so the castle counts as centred.",
+    )
+
+
+def harmony_bonus(board: Board, enabled: bool = True) -> Bonus:
+    """+5 when every cell of the N×N frame holds a tile (no hole left by a discarded domino)."""
+    name = "Harmony"
+    if not enabled:
+        return Bonus(name, 0, "Harmony is switched off (an optional rule).")
+    cells = board.size * board.size
+    holes = [(r, c) for r, c, cell in board.iter_cells() if cell.terrain is Terrain.EMPTY]
+    if not holes:
+        return Bonus(name, 5, f"All {cells} cells hold a tile.")
+    shown = "; ".join(_where(r, c) for r, c in holes[:4])
+    more = f" and {len(holes) - 4} more" if len(holes) > 4 else ""
+    cell_word = "cell is" if len(holes) == 1 else "cells are"
+    return Bonus(
+        name,
+        0,
+        f"{len(holes)} {cell_word} empty ({shown}{more}); Harmony needs all {cells} filled.",
+    )
+
+
+def score_board(board: Board, rules: Rules = Rules(), *, check_tiles: bool = True) -> Score:
+    """Score one kingdom. ``check_tiles=False`` skips the (slower) real-tile-set warnings."""
+    return Score(
+        board=board,
+        rules=rules,
+        regions=find_regions(board),
+        middle_kingdom=middle_kingdom_bonus(board, rules.middle_kingdom),
+        harmony=harmony_bonus(board, rules.harmony),
+        warnings=check_kingdom(board) if check_tiles else (),
+    )
