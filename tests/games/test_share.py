@@ -1,0 +1,58 @@
+"""Share links: a game survives the trip through a URL, and nothing else gets in."""
+
+import base64
+import json
+
+import pytest
+
+from games.editing import blank_board
+from games.model import Game, GameSetup
+from games.share import MAX_CODE_LENGTH, ShareError, decode_game, encode_game
+from scoring import parse_board
+from scoring.score import Rules
+
+BOARD = parse_board("G0 L0 F0 F0 F0\nG0 F0 F0 F1 G0\nG0 S1 C F0 G0\nG0 S2 L0 G2 G1\nF0 L1 L0 G1 W0")
+
+
+def _code(payload: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(payload).encode()).decode().rstrip("=")
+
+
+def test_a_game_round_trips_and_the_code_is_url_safe():
+    game = Game(GameSetup(("Anna", "Björn"), rules=Rules(middle_kingdom=False)), ((BOARD, BOARD),))
+    code = encode_game(game)
+    assert decode_game(code) == game
+    assert set(code) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def test_the_largest_game_fits_in_a_link():
+    big = blank_board(5)
+    setup = GameSetup(("A" * 30, "B" * 30, "C" * 30, "D" * 30), dynasty=True)
+    game = Game(setup, ((big,) * 4,) * 3)
+    assert len(encode_game(game)) < MAX_CODE_LENGTH
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "",
+        "not base64 at all!",
+        "A" * (MAX_CODE_LENGTH + 1),
+        base64.urlsafe_b64encode(b"\x80\x81").decode(),
+        _code([1, 2]),
+        _code({"v": 2}),
+        _code({"v": 1, "p": ["A", "B"], "n": 5, "mk": 1, "h": 1, "d": 0}),
+        _code({"v": 1, "p": ["A", "B"], "n": 5, "mk": 1, "h": 1, "d": 0, "b": [["X1", "Y"]]}),
+        _code({"v": 1, "p": ["A", "B"], "n": 5, "mk": "yes", "h": 1, "d": 0, "b": []}),
+    ],
+)
+def test_damaged_links_are_refused_in_plain_words(code):
+    with pytest.raises(ShareError, match="share link"):
+        decode_game(code)
+
+
+def test_a_link_with_an_impossible_board_says_what_is_wrong():
+    rows = "G0G0G0G0G0/G0G0G0G0G0/G0G0G0G0G0/G0G0G0G0G0/G0G0G0G0G0"
+    code = _code({"v": 1, "p": ["A", "B"], "n": 5, "mk": 1, "h": 1, "d": 0, "b": [[rows, rows]]})
+    with pytest.raises(ShareError, match="no castle"):
+        decode_game(code)

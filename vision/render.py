@@ -1,0 +1,144 @@
+"""Draw a board as a picture, and map a tap on that picture back to a cell.
+
+The app shows hand-entered boards (and a photo's reading, while it is corrected) as this drawing:
+one flat terrain colour per cell, small crown icons, a letter for those who cannot tell the
+colours apart, and a marked frame around the cells the reader was unsure of. Images are BGR
+``uint8`` arrays like the rest of ``vision`` (OpenCV's order); ``cv2.imencode`` and
+``st.image(..., channels="BGR")`` take them as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import cv2
+import numpy as np
+
+from scoring import Board, Terrain
+
+# Flat colours close to the tiles' art (BGR), light enough for dark crowns and letters on top.
+TERRAIN_COLOURS: dict[Terrain, tuple[int, int, int]] = {
+    Terrain.WHEAT: (70, 200, 235),
+    Terrain.FOREST: (60, 120, 40),
+    Terrain.LAKE: (200, 130, 50),
+    Terrain.GRASSLAND: (100, 205, 140),
+    Terrain.SWAMP: (110, 140, 150),
+    Terrain.MINE: (60, 60, 70),
+    Terrain.CASTLE: (215, 210, 205),
+    Terrain.EMPTY: (235, 240, 245),
+}
+CROWN_FILL = (40, 205, 250)
+CROWN_EDGE = (20, 40, 60)
+GRID_LINE = (50, 50, 50)
+UNCERTAIN_MARK = (200, 30, 220)  # magenta: stands out on every terrain colour
+DEFAULT_CELL_PX = 96
+
+
+def render_board(
+    board: Board,
+    cell_px: int = DEFAULT_CELL_PX,
+    uncertain: Collection[tuple[int, int]] = (),
+) -> np.ndarray:
+    """The board as an image of ``size * cell_px`` pixels square; ``uncertain`` cells framed."""
+    size = board.size
+    image = np.empty((size * cell_px, size * cell_px, 3), np.uint8)
+    for row, col, cell in board.iter_cells():
+        top, left = row * cell_px, col * cell_px
+        tile = image[top : top + cell_px, left : left + cell_px]
+        tile[:] = TERRAIN_COLOURS[cell.terrain]
+        if cell.terrain is Terrain.EMPTY:
+            _hatch(tile)
+        elif cell.terrain is Terrain.CASTLE:
+            _castle(tile)
+        for index in range(cell.crowns):
+            _crown(tile, index)
+        if cell.terrain.is_land:
+            _letter(tile, cell.terrain.letter, dark_background=cell.terrain in _DARK)
+    for i in range(size + 1):
+        edge = min(i * cell_px, size * cell_px - 1)
+        cv2.line(image, (edge, 0), (edge, size * cell_px - 1), GRID_LINE, 2)
+        cv2.line(image, (0, edge), (size * cell_px - 1, edge), GRID_LINE, 2)
+    for row, col in uncertain:
+        _mark_uncertain(image, row, col, cell_px)
+    return image
+
+
+def cell_at(x: float, y: float, width: float, height: float, size: int) -> tuple[int, int] | None:
+    """The (row, col) under a tap at (x, y) on the picture shown ``width``×``height`` pixels.
+
+    The picture may be shown scaled (a phone shrinks it), so the position is taken relative to
+    the displayed size. A tap outside the picture gives None.
+    """
+    if width <= 0 or height <= 0 or not (0 <= x < width and 0 <= y < height):
+        return None
+    return int(y * size / height), int(x * size / width)
+
+
+_DARK = {Terrain.FOREST, Terrain.MINE, Terrain.LAKE}
+
+
+def _crown(tile: np.ndarray, index: int) -> None:
+    """The index-th crown icon along the top edge of a cell: a three-pointed band."""
+    px = tile.shape[0]
+    w = px // 5
+    h = int(w * 0.8)
+    left = px // 12 + index * (w + px // 20)
+    top = px // 12
+    points = np.array(
+        [
+            (left, top + h),
+            (left, top),
+            (left + w // 4, top + h // 2),
+            (left + w // 2, top),
+            (left + 3 * w // 4, top + h // 2),
+            (left + w, top),
+            (left + w, top + h),
+        ],
+        np.int32,
+    )
+    cv2.fillPoly(tile, [points], CROWN_FILL, lineType=cv2.LINE_AA)
+    cv2.polylines(tile, [points], True, CROWN_EDGE, max(1, px // 48), lineType=cv2.LINE_AA)
+
+
+def _letter(tile: np.ndarray, letter: str, dark_background: bool) -> None:
+    px = tile.shape[0]
+    scale = px / 110
+    colour = (235, 235, 235) if dark_background else (40, 40, 40)
+    (w, h), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+    origin = (px - w - px // 10, px - px // 10)
+    cv2.putText(
+        tile, letter, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 2, lineType=cv2.LINE_AA
+    )
+
+
+def _castle(tile: np.ndarray) -> None:
+    """A simple keep with battlements, so the start tile reads as a castle at a glance."""
+    px = tile.shape[0]
+    left, right = px * 3 // 10, px * 7 // 10
+    top, bottom = px * 3 // 10, px * 8 // 10
+    cv2.rectangle(tile, (left, top), (right, bottom), (150, 140, 130), -1)
+    step = (right - left) // 5
+    for i in (0, 2, 4):
+        x = left + i * step
+        cv2.rectangle(tile, (x, top - step), (x + step, top), (150, 140, 130), -1)
+    door = step // 2 + 1
+    mid = (left + right) // 2
+    cv2.rectangle(tile, (mid - door, bottom - 2 * step), (mid + door, bottom), (90, 80, 70), -1)
+
+
+def _hatch(tile: np.ndarray) -> None:
+    """Thin diagonal lines: a hole shows the table, not a terrain."""
+    px = tile.shape[0]
+    for offset in range(-px, px, max(6, px // 8)):
+        cv2.line(tile, (offset, px), (offset + px, 0), (200, 205, 210), 1, lineType=cv2.LINE_AA)
+
+
+def _mark_uncertain(image: np.ndarray, row: int, col: int, cell_px: int) -> None:
+    inset = max(3, cell_px // 16)
+    thickness = max(3, cell_px // 20)
+    top_left = (col * cell_px + inset, row * cell_px + inset)
+    bottom_right = ((col + 1) * cell_px - inset, (row + 1) * cell_px - inset)
+    cv2.rectangle(image, top_left, bottom_right, UNCERTAIN_MARK, thickness)
+    scale = cell_px / 80
+    origin = (col * cell_px + cell_px // 2 - int(10 * scale), row * cell_px + cell_px * 2 // 3)
+    cv2.putText(image, "?", origin, cv2.FONT_HERSHEY_DUPLEX, scale, UNCERTAIN_MARK, 2, cv2.LINE_AA)
