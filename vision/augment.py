@@ -1,0 +1,101 @@
+"""What phones and imperfect straightening do to a cell, applied at random to training crops.
+
+Each function takes and returns a (CROP, CROP, 3) BGR uint8 crop; ``phone_effects`` chains them
+with the probabilities used in training. numpy/OpenCV only, seeded by the caller's generator.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.cells import CROP
+
+
+def jittered_cell(
+    image: np.ndarray, box: tuple[float, float, float, float], rng: np.random.Generator
+) -> np.ndarray:
+    """Cut ``box`` (x, y, w, h) out of ``image`` as a CROP×CROP crop, moved and scaled a little.
+
+    Straightened boards are never perfectly aligned to the grid (tiles shift, corners are off by
+    a few pixels), so the model must not rely on the cell sitting exactly in the crop.
+    """
+    x, y, w, h = box
+    scale = rng.uniform(0.9, 1.12)
+    cx = x + w / 2 + rng.uniform(-0.08, 0.08) * w
+    cy = y + h / 2 + rng.uniform(-0.08, 0.08) * h
+    sx, sy = CROP / (w * scale), CROP / (h * scale)
+    matrix = np.array([[sx, 0, CROP / 2 - sx * cx], [0, sy, CROP / 2 - sy * cy]], dtype=np.float32)
+    return cv2.warpAffine(
+        image, matrix, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT101
+    )
+
+
+def random_symmetry(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One of the eight rotations/reflections: tiles lie in any orientation, crowns too."""
+    crop = np.rot90(crop, int(rng.integers(4)))
+    if rng.random() < 0.5:
+        crop = crop[:, ::-1]
+    return np.ascontiguousarray(crop)
+
+
+def colour_cast(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """White balance (per-channel gain), exposure and gamma."""
+    gains = rng.uniform(0.8, 1.2, 3) * rng.uniform(0.65, 1.35)
+    out = crop.astype(np.float32) / 255.0 * gains
+    out = np.clip(out, 0, 1) ** rng.uniform(0.75, 1.35)
+    return (out * 255).astype(np.uint8)
+
+
+def low_resolution(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Down to 24–56 px and back: a far-away camera or a 40 px-per-cell board."""
+    side = int(rng.integers(24, 57))
+    small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+
+
+def blur(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    if rng.random() < 0.5:
+        return cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.4, 1.6))
+    length = int(rng.integers(3, 8))  # motion blur: a short line kernel at a random angle
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    rotation = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+    kernel = cv2.warpAffine(kernel, rotation, (length, length))
+    return cv2.filter2D(crop, -1, kernel / max(kernel.sum(), 1e-6))
+
+
+def noise(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    sigma = rng.uniform(2, 12)
+    return np.clip(crop + rng.normal(0, sigma, crop.shape), 0, 255).astype(np.uint8)
+
+
+def jpeg(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    ok, data = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else crop
+
+
+def shadow(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A soft linear light gradient: the photographer's shadow or uneven light across a cell."""
+    yy, xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32) / CROP
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = np.cos(angle) * (xx - 0.5) + np.sin(angle) * (yy - 0.5)
+    factor = 1.0 + ramp[..., None] * rng.uniform(-0.8, 0.8)
+    return np.clip(crop * factor, 0, 255).astype(np.uint8)
+
+
+def phone_effects(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    crop = random_symmetry(crop, rng)
+    if rng.random() < 0.8:
+        crop = colour_cast(crop, rng)
+    if rng.random() < 0.3:
+        crop = shadow(crop, rng)
+    if rng.random() < 0.3:
+        crop = low_resolution(crop, rng)
+    if rng.random() < 0.3:
+        crop = blur(crop, rng)
+    if rng.random() < 0.3:
+        crop = noise(crop, rng)
+    if rng.random() < 0.3:
+        crop = jpeg(crop, rng)
+    return crop

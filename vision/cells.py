@@ -1,0 +1,196 @@
+"""Read every cell of a straightened board: terrain and crown probabilities, the board, confidences.
+
+A *straightened* board is a top-down image in which the N×N kingdom fills the frame (as in
+``aau-boards``, or what ``vision.find_board`` produces from a photo). Each cell is cut out on the
+regular grid, scaled to CROP×CROP and classified by the packaged model (``vision.model``).
+
+    readings = classify_cells(image, 5)
+    readings.board          # most probable scoring.Board (exactly one castle)
+    readings.uncertain      # (5, 5) bool: cells worth a second look
+    readings.cells_json()   # [{"row", "col", "terrain", "crowns", "confidence", "uncertain"}, ...]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import cv2
+import numpy as np
+
+from scoring.board import SIZES, Board, Cell, Terrain
+from vision.labels import CROWN_CLASSES, TERRAINS
+
+CROP = 64  # pixels per side of the crop the model sees
+MIN_CELL_PX = 16  # below this a cell has too few pixels to tell a crown from a sheep
+
+_CASTLE = TERRAINS.index(Terrain.CASTLE)
+_MAX_CROWNS = np.array([t.max_crowns for t in TERRAINS])
+
+
+def check_board_image(board_image: np.ndarray, size: int) -> None:
+    """Raise ``ValueError`` saying what is wrong unless this is an HxWx3 uint8 N×N board."""
+    if size not in SIZES:
+        raise ValueError(f"size must be 5 or 7 (cells per side), got {size!r}")
+    if not isinstance(board_image, np.ndarray):
+        raise ValueError(f"board_image must be a numpy array, got {type(board_image).__name__}")
+    if board_image.ndim != 3 or board_image.shape[2] != 3:
+        raise ValueError(
+            f"board_image must be an HxWx3 BGR image, got shape {board_image.shape}"
+            " (convert grey or BGRA images with cv2.cvtColor first)"
+        )
+    if board_image.dtype != np.uint8:
+        raise ValueError(f"board_image must be uint8, got {board_image.dtype}")
+    height, width = board_image.shape[:2]
+    if min(height, width) < size * MIN_CELL_PX:
+        raise ValueError(
+            f"board_image is {width}×{height} px: too small for {size}×{size} cells"
+            f" (need at least {MIN_CELL_PX} px per cell, 40 or more recommended)"
+        )
+
+
+def cut_cells(board_image: np.ndarray, size: int) -> np.ndarray:
+    """The N×N cells as crops, row by row: (N*N, CROP, CROP, 3) uint8.
+
+    One resize of the whole board to N*CROP pixels, then slicing: the same pixels training saw
+    (``vision.train`` cuts aau-boards cells with this function's resize first).
+    """
+    check_board_image(board_image, size)
+    scaled = resize_board(board_image, size)
+    crops = scaled.reshape(size, CROP, size, CROP, 3).transpose(0, 2, 1, 3, 4)
+    return np.ascontiguousarray(crops.reshape(size * size, CROP, CROP, 3))
+
+
+def resize_board(board_image: np.ndarray, size: int) -> np.ndarray:
+    """The board scaled to exactly CROP pixels per cell."""
+    side = size * CROP
+    shrinking = board_image.shape[0] > side or board_image.shape[1] > side
+    interpolation = cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR
+    return cv2.resize(board_image, (side, side), interpolation=interpolation)
+
+
+@dataclass(frozen=True)
+class CellReadings:
+    """Per-cell probabilities for an N×N board and everything derived from them.
+
+    ``terrain_probs[r, c, i]`` is the probability that cell (r, c) is ``TERRAINS[i]``;
+    ``crown_probs[r, c, k]`` that it carries k crowns. ``uncertain_below`` is the confidence
+    threshold (from the model's validation data) under which a cell is flagged.
+    """
+
+    terrain_probs: np.ndarray  # (N, N, 8) float
+    crown_probs: np.ndarray  # (N, N, 4) float
+    uncertain_below: float
+
+    def __post_init__(self) -> None:
+        size = self.terrain_probs.shape[0]
+        if size not in SIZES or self.terrain_probs.shape != (size, size, len(TERRAINS)):
+            raise ValueError(
+                f"terrain_probs must be (N, N, 8), N 5 or 7; got {self.terrain_probs.shape}"
+            )
+        if self.crown_probs.shape != (size, size, CROWN_CLASSES):
+            raise ValueError(
+                f"crown_probs must be ({size}, {size}, 4), got {self.crown_probs.shape}"
+            )
+
+    @property
+    def size(self) -> int:
+        return self.terrain_probs.shape[0]
+
+    @cached_property
+    def _decision(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Terrain index, crown count and confidence per cell, under the game's constraints.
+
+        Exactly one castle: the most castle-like cell; every other cell takes its best
+        non-castle terrain. Crowns are limited to what a real domino half of that terrain
+        carries (no two-crown wheat). Confidence is the probability of the chosen terrain times
+        that of the chosen crown count (for castle and empty cells: the terrain's alone).
+        """
+        terrain_probs = self.terrain_probs.reshape(-1, len(TERRAINS))
+        crown_probs = self.crown_probs.reshape(-1, CROWN_CLASSES)
+        without_castle = terrain_probs.copy()
+        without_castle[:, _CASTLE] = -1.0
+        terrain = without_castle.argmax(axis=1)
+        castle_cell = int(terrain_probs[:, _CASTLE].argmax())
+        terrain[castle_cell] = _CASTLE
+        allowed = np.arange(CROWN_CLASSES)[None, :] <= _MAX_CROWNS[terrain][:, None]
+        crowns = np.where(allowed, crown_probs, -1.0).argmax(axis=1)
+        cells = np.arange(len(terrain))
+        confidence = terrain_probs[cells, terrain]
+        has_crowns = _MAX_CROWNS[terrain] > 0
+        confidence = np.where(has_crowns, confidence * crown_probs[cells, crowns], confidence)
+        shape = (self.size, self.size)
+        return terrain.reshape(shape), crowns.reshape(shape), confidence.reshape(shape)
+
+    @cached_property
+    def board(self) -> Board:
+        terrain, crowns, _ = self._decision
+        return Board(
+            tuple(
+                tuple(Cell(TERRAINS[terrain[r, c]], int(crowns[r, c])) for c in range(self.size))
+                for r in range(self.size)
+            )
+        )
+
+    @property
+    def confidence(self) -> np.ndarray:
+        """(N, N) probability of each cell's reading in ``board`` (0–1)."""
+        return self._decision[2]
+
+    @property
+    def uncertain(self) -> np.ndarray:
+        """(N, N) bool: cells whose reading is below the model's confidence threshold."""
+        return self.confidence < self.uncertain_below
+
+    def cells_json(self) -> list[dict]:
+        """One dict per cell, row by row, for the CLI's and app's JSON."""
+        out = []
+        for r, c, cell in self.board.iter_cells():
+            out.append(
+                {
+                    "row": r,
+                    "col": c,
+                    "terrain": cell.terrain.value,
+                    "crowns": cell.crowns,
+                    "confidence": round(float(self.confidence[r, c]), 4),
+                    "uncertain": bool(self.uncertain[r, c]),
+                }
+            )
+        return out
+
+
+def classify_cells(board_image: np.ndarray, size: int) -> CellReadings:
+    """Read an HxWx3 BGR uint8 straightened board of ``size``×``size`` cells."""
+    from vision.model import load_model
+
+    model = load_model()
+    crops = cut_cells(board_image, size)
+    terrain_probs, crown_probs = model.predict(crops)
+    return CellReadings(
+        terrain_probs.reshape(size, size, -1),
+        crown_probs.reshape(size, size, -1),
+        model.info.uncertain_below,
+    )
+
+
+def read_board_image(board_image: np.ndarray, size: int | None = None) -> CellReadings:
+    """``classify_cells`` with the grid size found when not given.
+
+    Without ``size`` the board is read as 5×5 and as 7×7 and the reading the model is more sure
+    of wins (mean log-confidence): a wrong grid cuts through tiles, which the model has never
+    seen as a cell. Costs a second pass; pass ``size`` when you know it.
+    """
+    if size is not None:
+        return classify_cells(board_image, size)
+    candidates = [classify_cells(board_image, n) for n in SIZES if _fits(board_image, n)]
+    if not candidates:
+        check_board_image(board_image, SIZES[0])  # raises the clear message
+    return max(candidates, key=lambda r: float(np.mean(np.log(r.confidence + 1e-6))))
+
+
+def _fits(board_image: np.ndarray, size: int) -> bool:
+    try:
+        check_board_image(board_image, size)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,81 @@
+"""The shipped cell classifier: an ONNX network run with OpenCV's dnn module (no torch at run time).
+
+``vision/models/cell_model.onnx`` takes a batch of CROP×CROP BGR crops scaled to 0–1 (NCHW
+float32) and returns two logit arrays: terrain (batch, 8) in ``labels.TERRAINS`` order and crown
+count (batch, 4). ``cell_model.json`` beside it holds the crop size, the class order it was trained
+with and the confidence threshold below which a cell is flagged uncertain (chosen by
+``vision.train`` from held-out folds).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import cv2
+import numpy as np
+
+from vision.labels import CROWN_CLASSES, TERRAINS
+
+MODEL_FILE = "cell_model.onnx"
+META_FILE = "cell_model.json"
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    crop: int
+    terrains: tuple[str, ...]
+    uncertain_below: float  # cells with confidence under this are flagged for the user to check
+
+
+class CellModel:
+    """Runs the network on batches of crops. One instance per process (see ``load_model``)."""
+
+    def __init__(self, onnx_bytes: bytes, info: ModelInfo):
+        if info.terrains != tuple(t.value for t in TERRAINS):
+            raise ValueError(f"model was trained for terrains {info.terrains}, code has {TERRAINS}")
+        self.info = info
+        self._net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx_bytes, np.uint8))
+        self._outputs = self._net.getUnconnectedOutLayersNames()
+        # cv2.dnn.Net is not safe to call from two threads at once (the app may do that).
+        self._lock = threading.Lock()
+
+    def predict(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Probabilities for (B, CROP, CROP, 3) uint8 BGR crops: terrain (B, 8), crowns (B, 4)."""
+        crop = self.info.crop
+        if crops.ndim != 4 or crops.shape[1:] != (crop, crop, 3) or crops.dtype != np.uint8:
+            raise ValueError(
+                f"crops must be (batch, {crop}, {crop}, 3) uint8, got {crops.shape} {crops.dtype}"
+            )
+        if len(crops) == 0:
+            return np.zeros((0, len(TERRAINS))), np.zeros((0, CROWN_CLASSES))
+        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        with self._lock:
+            self._net.setInput(blob)
+            outputs = self._net.forward(self._outputs)
+        by_width = {o.shape[1]: o.reshape(len(crops), -1) for o in outputs}
+        return _softmax(by_width[len(TERRAINS)]), _softmax(by_width[CROWN_CLASSES])
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return shifted / shifted.sum(axis=1, keepdims=True)
+
+
+def _read_resource(name: str) -> bytes:
+    return resources.files("vision").joinpath("models", name).read_bytes()
+
+
+@lru_cache(maxsize=1)
+def load_model() -> CellModel:
+    """The packaged model, loaded once per process."""
+    meta = json.loads(_read_resource(META_FILE))
+    info = ModelInfo(
+        crop=int(meta["crop"]),
+        terrains=tuple(meta["terrains"]),
+        uncertain_below=float(meta["uncertain_below"]),
+    )
+    return CellModel(_read_resource(MODEL_FILE), info)

@@ -1,0 +1,358 @@
+"""Train the cell classifier and ship it: ``python -m vision.train`` (needs the ``train`` extra).
+
+1. Load labelled cells: aau-boards (cut on the grid exactly as at run time), cell-crops, and
+   synthetic table textures for the ``empty`` class.
+2. Cross-validate by kingdom / photo session (``--folds``, default 4): train one model per fold,
+   predict its held-out cells through the same ONNX/OpenCV path the product uses, and choose the
+   ``uncertain`` threshold from those held-out predictions. Saved to ``--oof`` for
+   ``vision.evaluate --oof``.
+3. Train on everything and write ``vision/models/cell_model.onnx`` and ``cell_model.json``.
+
+The network is small on purpose (≈ 0.1 M weights, ≈ 20 M multiply-adds per cell): a 5×5 board
+must read in well under 30 ms on one core, and training runs on a shared 2-core CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.augment import jittered_cell, phone_effects
+from vision.cells import CROP, resize_board
+from vision.data import (
+    LabelledBoard,
+    LabelledCrop,
+    assign_folds,
+    load_aau_boards,
+    load_cell_crops,
+    synthetic_table,
+)
+from vision.labels import CROWN_CLASSES, TERRAINS
+from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo
+
+EMPTY = TERRAINS.index(next(t for t in TERRAINS if t.value == "empty"))
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+DEFAULT_OOF = Path("build/vision/out_of_fold.npz")
+SEED = 20261129
+
+
+@dataclass(frozen=True)
+class TrainingSet:
+    """Everything one training run draws from; boards are pre-scaled to CROP px per cell."""
+
+    boards: list[LabelledBoard]
+    scaled_boards: list[np.ndarray]
+    crops: list[LabelledCrop]
+    scaled_crops: list[np.ndarray]
+
+
+def make_training_set(boards: list[LabelledBoard], crops: list[LabelledCrop]) -> TrainingSet:
+    scaled_boards = [resize_board(b.image, b.terrain.shape[0]) for b in boards]
+    scaled_crops = [cv2.resize(c.image, (CROP, CROP), interpolation=cv2.INTER_AREA) for c in crops]
+    return TrainingSet(boards, scaled_boards, crops, scaled_crops)
+
+
+def _table_with_neighbour_edge(
+    rng: np.random.Generator, neighbours: list[np.ndarray]
+) -> np.ndarray:
+    """An ``empty`` cell: a table texture, often with a strip of a neighbouring tile at an edge."""
+    table = synthetic_table(rng, CROP)
+    if neighbours and rng.random() < 0.6:
+        tile = neighbours[int(rng.integers(len(neighbours)))]
+        width = int(rng.integers(2, CROP // 6))
+        side = int(rng.integers(4))
+        table = np.rot90(table, side).copy()
+        table[:, :width] = tile[:, -width:]
+        table = np.rot90(table, -side)
+    return np.ascontiguousarray(table)
+
+
+def sample_epoch(
+    data: TrainingSet, rng: np.random.Generator, n_empty: int, board_repeats: int = 3
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One epoch of augmented crops (B, CROP, CROP, 3) with terrain and crown labels.
+
+    aau-boards cells are repeated ``board_repeats`` times: they are the target domain (whole
+    straightened boards), while cell-crops are already tightly cut single cells.
+    """
+    images, terrains, crowns = [], [], []
+    for _ in range(board_repeats):
+        for board, scaled in zip(data.boards, data.scaled_boards, strict=True):
+            size = board.terrain.shape[0]
+            for r in range(size):
+                for c in range(size):
+                    box = (c * CROP, r * CROP, CROP, CROP)
+                    images.append(phone_effects(jittered_cell(scaled, box, rng), rng))
+                    terrains.append(board.terrain[r, c])
+                    crowns.append(board.crowns[r, c])
+    for crop, scaled in zip(data.crops, data.scaled_crops, strict=True):
+        images.append(phone_effects(jittered_cell(scaled, (0, 0, CROP, CROP), rng), rng))
+        terrains.append(crop.terrain)
+        crowns.append(crop.crowns)
+    for _ in range(n_empty):
+        table = _table_with_neighbour_edge(rng, data.scaled_crops)
+        images.append(phone_effects(jittered_cell(table, (0, 0, CROP, CROP), rng), rng))
+        terrains.append(EMPTY)
+        crowns.append(0)
+    return np.stack(images), np.array(terrains), np.array(crowns)
+
+
+def build_network():
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()
+        )
+
+    class CellNet(nn.Module):
+        """Four stages of 3×3 convolutions; mean and max pooling feed two heads.
+
+        Max pooling lets one small crown light up the crown features wherever it sits; mean
+        pooling counts how much of it there is (one, two or three crowns).
+        """
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                block(3, 16),
+                nn.MaxPool2d(2),  # 32×32
+                block(16, 32),
+                nn.MaxPool2d(2),  # 16×16
+                block(32, 64),
+                block(64, 64),
+                nn.MaxPool2d(2),  # 8×8
+                block(64, 128),
+            )
+            self.mean_pool = nn.AdaptiveAvgPool2d(1)
+            self.max_pool = nn.AdaptiveMaxPool2d(1)
+            self.dropout = nn.Dropout(0.2)
+            self.terrain = nn.Linear(256, len(TERRAINS))
+            self.crowns = nn.Linear(256, CROWN_CLASSES)
+
+        def forward(self, x):  # x: (B, 3, CROP, CROP) BGR in 0–1
+            f = self.features((x - 0.5) / 0.25)
+            pooled = torch.cat([self.mean_pool(f), self.max_pool(f)], dim=1).flatten(1)
+            pooled = self.dropout(pooled)
+            return self.terrain(pooled), self.crowns(pooled)
+
+    return CellNet()
+
+
+def train_network(data: TrainingSet, epochs: int, seed: int, log=print):
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    rng = np.random.default_rng(seed)
+    net = build_network()
+    n_empty = 600
+    per_epoch = 3 * sum(b.terrain.size for b in data.boards) + len(data.crops) + n_empty
+    batch = 64
+    steps = epochs * ((per_epoch + batch - 1) // batch)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
+    for epoch in range(epochs):
+        started = time.perf_counter()
+        images, terrains, crowns = sample_epoch(data, rng, n_empty)
+        order = rng.permutation(len(images))
+        x_all = torch.from_numpy(images.transpose(0, 3, 1, 2).copy()).float().div_(255.0)
+        t_all = torch.from_numpy(terrains).long()
+        c_all = torch.from_numpy(crowns).long()
+        net.train()
+        total, correct = 0.0, 0
+        for start in range(0, len(order), batch):
+            idx = torch.from_numpy(order[start : start + batch])
+            terrain_logits, crown_logits = net(x_all[idx])
+            loss = loss_fn(terrain_logits, t_all[idx]) + loss_fn(crown_logits, c_all[idx])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach()) * len(idx)
+            correct += int((terrain_logits.argmax(1) == t_all[idx]).sum())
+        log(
+            f"  epoch {epoch + 1}/{epochs}: loss {total / len(order):.3f}, "
+            f"train terrain acc {correct / len(order):.3f}, {time.perf_counter() - started:.0f} s"
+        )
+    net.eval()
+    return net
+
+
+def export_onnx(net) -> bytes:
+    """The network as ONNX bytes that ``cv2.dnn.readNetFromONNX`` loads (checked by the caller)."""
+    import torch
+
+    buffer = io.BytesIO()
+    dummy = torch.zeros(1, 3, CROP, CROP)
+    torch.onnx.export(
+        net,
+        (dummy,),
+        buffer,
+        input_names=["crops"],
+        output_names=["terrain", "crowns"],
+        dynamic_axes={"crops": {0: "batch"}, "terrain": {0: "batch"}, "crowns": {0: "batch"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    return buffer.getvalue()
+
+
+def board_cells(board: LabelledBoard, scaled: np.ndarray) -> np.ndarray:
+    size = board.terrain.shape[0]
+    crops = scaled.reshape(size, CROP, size, CROP, 3).transpose(0, 2, 1, 3, 4)
+    return np.ascontiguousarray(crops.reshape(size * size, CROP, CROP, 3))
+
+
+@dataclass(frozen=True)
+class OutOfFold:
+    """Held-out predictions: every labelled cell predicted by the fold model that never saw it."""
+
+    board_names: np.ndarray  # (B,) str, aau-boards image names
+    board_folds: np.ndarray  # (B,)
+    board_terrain: np.ndarray  # (B, 5, 5) labels
+    board_crowns: np.ndarray  # (B, 5, 5)
+    board_terrain_probs: np.ndarray  # (B, 5, 5, 8)
+    board_crown_probs: np.ndarray  # (B, 5, 5, 4)
+    crop_terrain: np.ndarray  # (C,) labels of cell-crops
+    crop_crowns: np.ndarray  # (C,)
+    crop_terrain_probs: np.ndarray  # (C, 8)
+    crop_crown_probs: np.ndarray  # (C, 4)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, **self.__dict__)
+
+    @classmethod
+    def load(cls, path: Path) -> OutOfFold:
+        with np.load(path, allow_pickle=False) as data:
+            return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+
+
+def cross_validate(
+    boards: list[LabelledBoard],
+    crops: list[LabelledCrop],
+    folds: int,
+    epochs: int,
+    seed: int = SEED,
+    log=print,
+) -> OutOfFold:
+    board_fold = assign_folds([b.kingdom for b in boards], folds, seed)
+    crop_fold = assign_folds([c.group for c in crops], folds, seed)
+    size = boards[0].terrain.shape[0]
+    t_probs = np.zeros((len(boards), size, size, len(TERRAINS)))
+    c_probs = np.zeros((len(boards), size, size, CROWN_CLASSES))
+    ct_probs = np.zeros((len(crops), len(TERRAINS)))
+    cc_probs = np.zeros((len(crops), CROWN_CLASSES))
+    everything = make_training_set(boards, crops)
+    for k in range(folds):
+        train_boards = [i for i in range(len(boards)) if board_fold[i] != k]
+        train_crops = [i for i in range(len(crops)) if crop_fold[i] != k]
+        log(
+            f"fold {k + 1}/{folds}: training on {len(train_boards)} boards, "
+            f"{len(train_crops)} crops"
+        )
+        data = TrainingSet(
+            [boards[i] for i in train_boards],
+            [everything.scaled_boards[i] for i in train_boards],
+            [crops[i] for i in train_crops],
+            [everything.scaled_crops[i] for i in train_crops],
+        )
+        net = train_network(data, epochs, seed + k, log)
+        model = CellModel(export_onnx(net), _info(0.0))
+        for i in np.flatnonzero(board_fold == k):
+            tp, cp = model.predict(board_cells(boards[i], everything.scaled_boards[i]))
+            t_probs[i] = tp.reshape(size, size, -1)
+            c_probs[i] = cp.reshape(size, size, -1)
+        held = np.flatnonzero(crop_fold == k)
+        if len(held):
+            tp, cp = model.predict(np.stack([everything.scaled_crops[i] for i in held]))
+            ct_probs[held], cc_probs[held] = tp, cp
+    return OutOfFold(
+        board_names=np.array([b.name for b in boards]),
+        board_folds=board_fold,
+        board_terrain=np.stack([b.terrain for b in boards]),
+        board_crowns=np.stack([b.crowns for b in boards]),
+        board_terrain_probs=t_probs,
+        board_crown_probs=c_probs,
+        crop_terrain=np.array([c.terrain for c in crops]),
+        crop_crowns=np.array([c.crowns for c in crops]),
+        crop_terrain_probs=ct_probs,
+        crop_crown_probs=cc_probs,
+    )
+
+
+def choose_uncertain_threshold(oof: OutOfFold, flag_correct_share: float = 0.02) -> float:
+    """Flag about ``flag_correct_share`` of correctly read held-out board cells.
+
+    A fixed small share of extra checks for the user, rather than a fit to the handful of
+    held-out errors (which would overfit); evaluate reports how many errors it catches.
+    """
+    from vision.cells import CellReadings
+
+    confidences = []
+    for i in range(len(oof.board_names)):
+        readings = CellReadings(oof.board_terrain_probs[i], oof.board_crown_probs[i], 0.0)
+        terrain = np.vectorize(lambda t: TERRAINS.index(t.terrain))(
+            np.array(readings.board.cells, dtype=object)
+        )
+        crowns = np.vectorize(lambda t: t.crowns)(np.array(readings.board.cells, dtype=object))
+        ok = (terrain == oof.board_terrain[i]) & (crowns == oof.board_crowns[i])
+        confidences.append(readings.confidence[ok])
+    return float(np.quantile(np.concatenate(confidences), flag_correct_share))
+
+
+def _info(uncertain_below: float) -> ModelInfo:
+    return ModelInfo(CROP, tuple(t.value for t in TERRAINS), uncertain_below)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folds", type=int, default=4, help="0 skips cross-validation")
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--oof", type=Path, default=DEFAULT_OOF, help="held-out predictions")
+    parser.add_argument("--out", type=Path, default=MODELS_DIR)
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    boards, crops = load_aau_boards(), load_cell_crops()
+    print(f"{len(boards)} boards ({len({b.kingdom for b in boards})} kingdoms), {len(crops)} crops")
+    threshold = 0.5
+    if args.folds:
+        oof = cross_validate(boards, crops, args.folds, args.epochs, args.seed)
+        oof.save(args.oof)
+        threshold = choose_uncertain_threshold(oof)
+        print(f"held-out predictions in {args.oof}; uncertain below {threshold:.3f}")
+    print("final model on everything")
+    net = train_network(make_training_set(boards, crops), args.epochs, args.seed)
+    onnx_bytes = export_onnx(net)
+    CellModel(onnx_bytes, _info(threshold))  # fails here, not at run time, if OpenCV can't load it
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / MODEL_FILE).write_bytes(onnx_bytes)
+    meta = {
+        "crop": CROP,
+        "terrains": [t.value for t in TERRAINS],
+        "uncertain_below": round(threshold, 4),
+        "trained_on": {"aau_boards": len(boards), "cell_crops": len(crops)},
+        "epochs": args.epochs,
+        "seed": args.seed,
+    }
+    (args.out / META_FILE).write_text(json.dumps(meta, indent=2) + "\n")
+    print(
+        f"wrote {args.out / MODEL_FILE} ({len(onnx_bytes) / 1e6:.2f} MB) "
+        f"in {(time.perf_counter() - started) / 60:.1f} min"
+    )
+
+
+if __name__ == "__main__":
+    main()
