@@ -9,7 +9,7 @@ colours apart, and a marked frame around the cells the reader was unsure of. Ima
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 import cv2
 import numpy as np
@@ -142,3 +142,24 @@ def _mark_uncertain(image: np.ndarray, row: int, col: int, cell_px: int) -> None
     scale = cell_px / 80
     origin = (col * cell_px + cell_px // 2 - int(10 * scale), row * cell_px + cell_px * 2 // 3)
     cv2.putText(image, "?", origin, cv2.FONT_HERSHEY_DUPLEX, scale, UNCERTAIN_MARK, 2, cv2.LINE_AA)
+
+
+def mark_points(image: np.ndarray, points: Sequence[tuple[float, float]]) -> np.ndarray:
+    """A copy of a photo with numbered dots at ``points`` (x, y): the corners tapped so far."""
+    out = image.copy()
+    radius = max(6, max(image.shape[:2]) // 80)
+    for number, (x, y) in enumerate(points, start=1):
+        centre = (round(x), round(y))
+        cv2.circle(out, centre, radius, (255, 255, 255), -1, cv2.LINE_AA)
+        cv2.circle(out, centre, radius, UNCERTAIN_MARK, max(2, radius // 3), cv2.LINE_AA)
+        cv2.putText(
+            out,
+            str(number),
+            (centre[0] + radius + 2, centre[1] - radius),
+            cv2.FONT_HERSHEY_DUPLEX,
+            radius / 12,
+            UNCERTAIN_MARK,
+            max(1, radius // 6),
+            cv2.LINE_AA,
+        )
+    return out

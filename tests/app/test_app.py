@@ -1,0 +1,199 @@
+"""The app's state and flows, run headless with Streamlit's AppTest (no browser).
+
+Boards are entered through the text box, the same path as typing them by hand; taps on the
+picture and photos are covered by the browser tests in tests/e2e.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from games.share import encode_game
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+# aau-boards 1: regions 36 + Middle Kingdom 10 + Harmony 5 = 51.
+BOARD_51 = """G0 L0 F0 F0 F0
+G0 F0 F0 F1 G0
+G0 S1 C F0 G0
+G0 S2 L0 G2 G1
+F0 L1 L0 G1 W0
+"""
+# Both 39 (24 points of regions + 15 of bonuses): one wheat region of 24 cells against 22 + 2.
+WHEAT_24 = "W1 W0 W0 W0 W0\n" + "W0 W0 W0 W0 W0\n" + "W0 W0 C W0 W0\n" + "W0 W0 W0 W0 W0\n" * 2
+WHEAT_22 = "W1 W0 W0 W0 W0\n" + "W0 W0 W0 W0 W0\n" + "W0 W0 C W0 W0\n" + "W0 W0 W0 W0 W0\n"
+WHEAT_22 += "W0 W0 W0 F0 F1\n"
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch) -> AppTest:
+    monkeypatch.setenv("KINGDOMINO_DB", str(tmp_path / "games.db"))
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def enter(at: AppTest, slot: int, text: str, size: int = 5) -> None:
+    at.text_area(key=f"text_{size}_{slot}").input(text)
+    at.run()
+    assert not at.exception
+
+
+def metric_values(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def infos(at: AppTest) -> list[str]:
+    return [i.value for i in at.info]
+
+
+def test_first_page_explains_what_to_do_and_has_two_players(app):
+    assert "Set up the players" in app.markdown[0].value
+    assert app.text_input(key="setup_name_0").value == "Player 1"
+    assert [t.label for t in app.text_area] == [
+        "Player 1's kingdom as board text",
+        "Player 2's kingdom as board text",
+    ]
+
+
+def test_hand_entry_by_text_scores_the_kingdom(app):
+    app.text_input(key="setup_name_0").input("Anna").run()
+    enter(app, 0, BOARD_51)
+    assert metric_values(app)["Anna's total"] == "51"
+    assert any("Anna wins this game" in m.value for m in app.markdown)
+
+
+def test_bad_board_text_says_where_and_keeps_both_text_and_board(app):
+    enter(app, 0, BOARD_51)
+    enter(app, 0, BOARD_51.replace("S2", "X2"))
+    (error,) = app.error
+    assert "row 4, column 2" in error.value and "unknown token" in error.value
+    assert "X2" in app.text_area(key="text_5_0").value  # what the user typed stays
+    assert metric_values(app)["Player 1's total"] == "51"  # the last good board still scores
+
+
+def test_setup_errors_are_messages(app):
+    app.text_input(key="setup_name_1").input("player 1").run()
+    assert any("same name" in e.value for e in app.error)
+    assert not app.exception
+
+
+def test_a_tie_on_totals_is_settled_by_the_largest_region_in_a_sentence(app):
+    app.text_input(key="setup_name_0").input("Anna").run()
+    app.text_input(key="setup_name_1").input("Ben").run()
+    enter(app, 0, WHEAT_22)
+    enter(app, 1, WHEAT_24)
+    totals = metric_values(app)
+    assert totals["Anna's total"] == totals["Ben's total"] == "39"
+    sentences = " ".join(infos(app))
+    assert "Ben" in sentences and "24" in sentences and "22" in sentences
+    assert any("Ben wins this game" in m.value for m in app.markdown)
+
+
+def test_an_unbroken_tie_is_a_shared_place(app):
+    enter(app, 0, WHEAT_24)
+    enter(app, 1, WHEAT_24)
+    assert any("share first place" in m.value for m in app.markdown)
+    assert infos(app)  # the sentence saying why the place is shared
+
+
+def test_dynasty_standings_after_each_game_and_the_winner_after_the_third(app):
+    app.toggle(key="setup_dynasty").set_value(True).run()
+    for game, (first, second) in enumerate(
+        [(BOARD_51, WHEAT_24), (WHEAT_24, BOARD_51), (BOARD_51, WHEAT_24)], start=1
+    ):
+        assert any(f"game {game} of 3" in s.value for s in app.subheader)
+        enter(app, 0, first)
+        enter(app, 1, second)
+        assert any(f"after game {game} of 3" in s.value for s in app.subheader)
+        if game < 3:
+            app.button(key="next_game").click().run()
+            # The next game starts from empty kingdoms; the finished game is kept.
+            assert ". . C . ." in app.text_area(key="text_5_0").value
+    assert any("Player 1 wins the Dynasty" in s.value for s in app.success)
+    standings = app.dataframe[0].value
+    assert list(standings["Total of the games"]) == [51 + 39 + 51, 39 + 51 + 39]
+
+
+def test_entries_survive_a_visit_to_the_history_page(app):
+    app.text_input(key="setup_name_0").input("Anna").run()
+    enter(app, 0, BOARD_51)
+    app.switch_page("ui/history_page.py").run()
+    assert not app.exception
+    app.switch_page("ui/score_page.py").run()
+    assert app.text_input(key="setup_name_0").value == "Anna"
+    assert metric_values(app)["Anna's total"] == "51"
+
+
+def test_saved_game_is_listed_opened_and_deleted(app):
+    app.text_input(key="setup_name_0").input("Anna").run()
+    enter(app, 0, BOARD_51)
+    app.button(key="save_game").click().run()
+    assert any("Saved" in s.value for s in app.success)
+
+    app.switch_page("ui/history_page.py").run()
+    (listed,) = [m.value for m in app.markdown if "Anna 51" in m.value]
+    assert "Anna wins" in listed
+    open_button = next(b for b in app.button if b.key.startswith("open_"))
+    open_button.click().run()
+    assert metric_values(app)["Anna's total"] == "51"
+
+    next(b for b in app.button if b.key.startswith("delete_")).click().run()
+    assert any("No saved games yet" in i.value for i in app.info)
+
+
+def test_share_link_reopens_the_same_result(app, tmp_path, monkeypatch):
+    app.text_input(key="setup_name_0").input("Anna").run()
+    enter(app, 0, BOARD_51)
+    link = app.code[0].value
+    assert "?game=" in link
+    code = link.split("?game=", 1)[1]
+
+    other = AppTest.from_file(APP, default_timeout=30)
+    other.query_params["game"] = code
+    other.run()
+    assert not other.exception
+    assert metric_values(other)["Anna's total"] == "51"
+    assert any("shared game" in i.value for i in other.info)
+
+
+def test_a_damaged_share_link_is_a_message(monkeypatch, tmp_path):
+    monkeypatch.setenv("KINGDOMINO_DB", str(tmp_path / "games.db"))
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params["game"] = "not-a-game"
+    at.run()
+    assert not at.exception
+    assert "damaged" in at.error[0].value
+
+
+def test_shared_game_can_be_opened_in_the_editor(app):
+    enter(app, 0, BOARD_51)
+    code = app.code[0].value.split("?game=", 1)[1]
+    fresh = AppTest.from_file(APP, default_timeout=30)
+    fresh.query_params["game"] = code
+    fresh.run()
+    fresh.button(key="edit_shared").click().run()
+    assert not fresh.exception
+    assert fresh.text_area(key="text_5_0").value.startswith("G0 L0 F0 F0 F0")
+
+
+def test_seven_by_seven_duel(app):
+    app.radio(key="setup_size").set_value("7×7 Mighty Duel (2 players)").run()
+    board = ". . . . . . .\n" * 3
+    board = board + ". . . C . . .\n" + ". . . . . . .\n" * 3
+    enter(app, 0, board.replace(". . . C", "M3 M2 . C"), size=7)
+    assert metric_values(app)["Player 1's total"] == str(2 * 5 + 10)
+
+
+def test_encoded_game_from_the_model_matches_the_apps_link(app):
+    # The link the page shows is exactly games.share's encoding of what was entered.
+    from games.editing import blank_board
+    from games.model import Game, GameSetup
+
+    code = app.code[0].value.split("?game=", 1)[1]
+    expected = Game(GameSetup(("Player 1", "Player 2")), ((blank_board(5),) * 2,))
+    assert code == encode_game(expected)

@@ -1,0 +1,221 @@
+"""The app's two pages: scoring a game (or showing a shared one) and the saved-games history."""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from games.history import GameHistory
+from games.model import Game
+from games.results import GameResult, result_to_dict, score_game, summary
+from games.share import ShareError, decode_game, encode_game
+from ui import state
+from ui.editor import board_editor
+from ui.photo import kingdom_input
+from ui.results import show_result
+from ui.setup import init_defaults, load_setup, setup_form
+
+SHARE_PARAM = "game"
+HOW_TO = (
+    "**1.** Set up the players and rules. **2.** For each player, upload a photo of the kingdom "
+    "taken from above (or tap it in by hand). **3.** Check the marked cells: the result below "
+    "updates as you go."
+)
+
+
+def score_page() -> None:
+    """Setup, each player's kingdom (photo or by hand), the live result, save and share."""
+    init_defaults()
+    st.title("👑 Kingdomino Scorer")
+    if SHARE_PARAM in st.query_params:
+        _shared_game(st.query_params[SHARE_PARAM])
+        return
+    st.markdown(HOW_TO)
+    with st.expander("Game setup", expanded=not state.finished_rounds()):
+        setup = setup_form()
+    if setup is None:
+        return
+
+    finished = state.finished_rounds()
+    complete = len(finished) == setup.games_to_play
+    if setup.dynasty and not complete:
+        st.subheader(f"Kingdoms of game {len(finished) + 1} of 3")
+    else:
+        st.subheader("Kingdoms")
+    if not complete:
+        tabs = st.tabs([f"{name}" for name in setup.players])
+        for slot, (tab, name) in enumerate(zip(tabs, setup.players, strict=True)):
+            with tab:
+                kingdom_input(slot, name, setup.size)
+                board_editor(slot, name, setup.size)
+
+    st.divider()
+    st.header("Result")
+    game = state.current_game(setup)
+    result = score_game(game)
+    photos = {}
+    for slot, name in enumerate(setup.players):
+        reading = state.reading(slot, setup.size)
+        if reading is not None and reading.straightened is not None:
+            photos[name] = reading.straightened
+    show_result(result, photos, key="live")
+    st.divider()
+    _game_actions(result)
+    _session_buttons(game)
+
+
+def _game_actions(result: GameResult) -> None:
+    """Save, share and download."""
+    game = result.game
+    code = encode_game(game)
+    left, right = st.columns(2)
+    if game.finished:
+        saved_code = st.session_state.get("saved_code")
+        if saved_code == code:
+            left.success("Saved in the history.")
+        elif left.button("💾 Save to history", type="primary", key="save_game"):
+            GameHistory().save(game, summary(result))
+            st.session_state["saved_code"] = code
+            st.rerun()
+    else:
+        left.caption("Save to history once the third game is entered.")
+    right.download_button(
+        "⬇️ Download the results (JSON)",
+        json.dumps(result_to_dict(result), indent=2, ensure_ascii=False),
+        file_name="kingdomino-results.json",
+        mime="application/json",
+        key="download_json",
+    )
+    base = st.context.url.split("?")[0] if st.context.url else ""
+    st.markdown("**Share link** (opens this result on any device that can reach this app):")
+    st.code(f"{base}?{SHARE_PARAM}={code}", language=None, wrap_lines=True)
+
+
+def _session_buttons(game: Game) -> None:
+    setup = game.setup
+    finished = state.finished_rounds()
+    if setup.dynasty and len(finished) + 1 < setup.games_to_play:
+        number = len(finished) + 1
+        st.button(
+            f"Game {number} is over: start game {number + 1}",
+            key="next_game",
+            on_click=_next_game,
+            args=(game,),
+        )
+    with st.popover("Start a new game"):
+        st.write("This clears every kingdom entered on this page (saved games stay in History).")
+        st.button("Yes, clear everything", key="new_game", on_click=_new_game)
+
+
+def _next_game(game: Game) -> None:
+    state.finished_rounds().append(game.rounds[-1])
+    for slot in range(len(game.setup.players)):
+        state.clear_kingdom(slot, game.setup.size)
+
+
+def _new_game() -> None:
+    state.finished_rounds().clear()
+    for size in (5, 7):
+        for slot in range(4):
+            state.clear_kingdom(slot, size)
+    st.session_state.pop("saved_code", None)
+
+
+def _open_in_editor(game: Game) -> None:
+    """Load a game (shared or saved) into the page's setup and editors, replacing what was there."""
+    load_setup(game.setup)
+    finished = state.finished_rounds()
+    finished.clear()
+    finished.extend(game.rounds[:-1])
+    for slot, board in enumerate(game.rounds[-1]):
+        state.clear_kingdom(slot, game.setup.size)
+        state.set_board(slot, game.setup.size, board)
+    st.query_params.clear()
+
+
+def _leave_shared() -> None:
+    st.query_params.clear()
+
+
+def _shared_game(code: str) -> None:
+    try:
+        game = decode_game(code)
+    except ShareError as err:
+        st.error(f"{str(err).capitalize()}.")
+        st.button("Start a game of my own", key="leave_shared", on_click=_leave_shared)
+        return
+    players = ", ".join(game.setup.players)
+    st.info(f"A shared game: {players} ({game.setup.variant}). This view is read-only.")
+    show_result(score_game(game), None, key="shared")
+    left, right = st.columns(2)
+    left.button(
+        "Edit these kingdoms",
+        key="edit_shared",
+        on_click=_open_in_editor,
+        args=(game,),
+        help="Copies this game into the editor, replacing the kingdoms entered there",
+    )
+    right.button("Start a game of my own", key="leave_shared", on_click=_leave_shared)
+
+
+def history_page() -> None:
+    """Saved games, newest first: open one as it was, or delete it."""
+    st.title("📜 Saved games")
+    history = GameHistory()
+    saved = history.list()
+    if not saved:
+        st.info("No saved games yet. Finish a game and press **Save to history**.")
+        return
+    for entry in saved:
+        with st.container(border=True, key=f"saved_game_{entry.id}"):
+            text, open_col, delete_col = st.columns([6, 1, 1], vertical_alignment="center")
+            when = entry.saved_at.astimezone().strftime("%d %b %Y, %H:%M")
+            text.markdown(f"**{when}** · {entry.summary}")
+            open_col.button("Open", key=f"open_{entry.id}", on_click=_open_saved, args=(entry.id,))
+            delete_col.button(
+                "Delete", key=f"delete_{entry.id}", on_click=_delete_saved, args=(entry.id,)
+            )
+    opened = st.session_state.get("history_open")
+    if opened is None:
+        return
+    try:
+        game = history.load(opened)
+    except KeyError:
+        st.session_state.pop("history_open", None)
+        return
+    st.divider()
+    st.subheader("Saved game")
+    show_result(score_game(game), None, key="history")
+    if st.button(
+        "Edit these kingdoms",
+        key="edit_saved",
+        help="Copies this game into the editor on the Score page, replacing what is there",
+    ):
+        _open_in_editor(game)
+        st.switch_page(SCORE_PAGE)
+
+
+def _open_saved(game_id: int) -> None:
+    st.session_state["history_open"] = game_id
+
+
+def _delete_saved(game_id: int) -> None:
+    GameHistory().delete(game_id)
+    if st.session_state.get("history_open") == game_id:
+        st.session_state.pop("history_open")
+    st.toast("Game deleted from the history.")
+
+
+# Pages are small scripts (rather than these functions) so that AppTest can switch between them.
+SCORE_PAGE = "ui/score_page.py"
+HISTORY_PAGE = "ui/history_page.py"
+
+
+def navigation() -> None:
+    st.navigation(
+        [
+            st.Page(SCORE_PAGE, title="Score a game", icon="👑", default=True),
+            st.Page(HISTORY_PAGE, title="History", icon="📜", url_path="history"),
+        ]
+    ).run()

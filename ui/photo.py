@@ -1,0 +1,189 @@
+"""Getting a kingdom in from a photo: upload, camera or a sample, and the tap-the-corners fallback.
+
+The reading itself is ``vision.pipeline.read_image``; its board lands in the editor (with the
+cells it was unsure of marked), and what it saw is shown next to it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+from streamlit_image_coordinates import streamlit_image_coordinates
+
+from ui import state
+
+SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_images"
+PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
+UPLOAD, CAMERA, HAND = "📁 Upload a photo", "📷 Camera", "✏️ By hand"
+# The photo shown for tapping corners (and read again from them) is decoded at this size: fine
+# enough for the cell reader, small enough to send to a phone.
+CORNER_PHOTO_LONG_SIDE = 1600
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+
+
+@st.cache_resource(show_spinner="Loading the cell reader…")
+def _photo_reader():
+    """The pipeline with its model loaded once per server, on first use (not at page load)."""
+    from vision.model import load_model
+    from vision.pipeline import read_image
+
+    load_model()
+    return read_image
+
+
+def sample_photos() -> list[Path]:
+    return sorted(p for p in SAMPLES_DIR.glob("*") if p.suffix.lower() in {".jpg", ".png"})
+
+
+def kingdom_input(slot: int, name: str, size: int) -> None:
+    """Upload / camera / by hand; reads a new photo once, then shows what it saw."""
+    mode = st.segmented_control(
+        f"How to enter {name}'s kingdom",
+        [UPLOAD, CAMERA, HAND],
+        default=UPLOAD,
+        key=f"source_{slot}",
+    )
+    photo: tuple[str, str, bytes] | None = None  # (id, name, bytes)
+    if mode == UPLOAD:
+        upload = st.file_uploader(
+            f"Photo of {name}'s kingdom, taken from above",
+            type=PHOTO_TYPES,
+            key=f"upload_{size}_{slot}",
+        )
+        st.caption(
+            "📱 On a phone, this button can open the phone's own camera: take the photo "
+            "straight from above, the whole kingdom in view."
+        )
+        if upload is not None:
+            photo = (upload.file_id, upload.name, upload.getvalue())
+        samples = sample_photos()
+        if samples:
+            left, right = st.columns([3, 2], vertical_alignment="bottom")
+            sample = left.selectbox(
+                "No photo at hand? Try a sample",
+                samples,
+                format_func=lambda p: p.name,
+                key=f"sample_{slot}",
+            )
+            if right.button("Try this sample", key=f"try_sample_{slot}") and sample is not None:
+                photo = (f"sample:{sample.name}", sample.name, sample.read_bytes())
+    elif mode == CAMERA:
+        shot = st.camera_input(f"Photo of {name}'s kingdom", key=f"camera_{size}_{slot}")
+        st.caption(
+            "The in-page camera needs this computer (localhost) or an HTTPS address; on a phone, "
+            "Upload opens the phone's camera at full resolution instead."
+        )
+        if shot is not None:
+            photo = (shot.file_id, "camera photo", shot.getvalue())
+
+    last_id_key = f"read_id_{size}_{slot}"
+    if photo is not None and photo[0] != st.session_state.get(last_id_key):
+        st.session_state[last_id_key] = photo[0]
+        read_photo(slot, size, name, photo[1], photo[2])
+    if mode != HAND:
+        _show_reading(slot, size)
+
+
+def read_photo(slot: int, size: int, player: str, photo_name: str, data: bytes) -> None:
+    with st.status(f"Reading {player}'s kingdom from {photo_name}…") as status:
+        try:
+            reading = _photo_reader()(data, size=size)
+        except Exception as err:  # noqa: BLE001 - the user gets a message, never a traceback
+            # Every vision error is a ValueError that says what went wrong in words; anything
+            # else is our bug, still reported as a message with a way forward.
+            if isinstance(err, ValueError):
+                message = str(err)
+            else:
+                message = f"something unexpected went wrong ({type(err).__name__}: {err})"
+            status.update(label="Could not read the photo", state="error")
+            failed = state.PhotoReading(photo_name, data, None, None, error=message)
+            state.set_reading(slot, size, failed)
+            return
+        _accept(slot, size, photo_name, data, reading)
+        status.update(label=f"Read {player}'s kingdom from {photo_name}", state="complete")
+
+
+def _accept(slot: int, size: int, photo_name: str, data: bytes, reading) -> None:
+    """Put a successful reading into the editor, keeping the previous board for undo."""
+    state.remember_undo(slot, size)
+    state.set_board(slot, size, reading.board)
+    uncertain = {(int(r), int(c)) for r, c in zip(*reading.cells.uncertain.nonzero(), strict=True)}
+    state.set_reading(
+        slot,
+        size,
+        state.PhotoReading(
+            name=photo_name,
+            photo=data,
+            straightened=reading.board_image,
+            overlay=getattr(reading, "overlay", None),
+            uncertain=uncertain,
+            warnings=tuple(reading.warnings),
+        ),
+    )
+
+
+def _show_reading(slot: int, size: int) -> None:
+    reading = state.reading(slot, size)
+    if reading is None:
+        return
+    if reading.error:
+        st.error(
+            f"Could not read {reading.name}: {reading.error}. Take the photo again from straight "
+            "above with the whole kingdom in view, tap its four corners below, or enter it by "
+            "hand (✏️ By hand)."
+        )
+        _corner_fallback(slot, size, reading)
+        return
+    for warning in reading.warnings:
+        st.warning(warning)
+    with st.expander(f"What the app saw in {reading.name}", expanded=False):
+        shown = reading.overlay if reading.overlay is not None else reading.straightened
+        st.image(shown, channels="BGR", caption="The grid the app found", width=360)
+        if st.toggle("The grid is wrong: let me tap the corners", key=f"fix_grid_{size}_{slot}"):
+            _corner_fallback(slot, size, reading)
+
+
+def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
+    """Tap the kingdom's four corners on the photo; the reading runs again from them."""
+    from vision.load_image import load_image
+    from vision.render import mark_points
+
+    if reading.preview is None:
+        try:
+            reading.preview = load_image(reading.photo, long_side=CORNER_PHOTO_LONG_SIDE)
+        except ValueError:
+            return  # not an image at all: the message above already says what to do
+    taps = reading.corners
+    if len(taps) < 4:
+        st.info(
+            f"Tap the kingdom's {CORNER_NAMES[len(taps)]} corner "
+            f"({len(taps) + 1} of 4: top-left, top-right, bottom-right, bottom-left)."
+        )
+    height, width = reading.preview.shape[:2]
+    tap = streamlit_image_coordinates(
+        mark_points(reading.preview, taps)[:, :, ::-1].copy(),
+        key=f"corners_{size}_{slot}",
+        width="stretch",
+        image_format="JPEG",
+        cursor="crosshair",
+    )
+    if tap and tap.get("unix_time") != reading.last_tap and len(taps) < 4:
+        reading.last_tap = tap["unix_time"]
+        taps.append((tap["x"] * width / tap["width"], tap["y"] * height / tap["height"]))
+        st.rerun()
+    left, right = st.columns(2)
+    if left.button("Start the corners again", key=f"corners_reset_{size}_{slot}"):
+        taps.clear()
+        st.rerun()
+    if len(taps) == 4 and right.button(
+        "Read again from these corners", type="primary", key=f"corners_read_{size}_{slot}"
+    ):
+        with st.spinner("Reading the kingdom inside your corners…"):
+            try:
+                new = _photo_reader()(reading.preview, size=size, corners=list(taps))
+            except ValueError as err:
+                st.error(f"Still could not read it: {err}. Check the corners or enter it by hand.")
+                return
+        _accept(slot, size, reading.name, reading.photo, new)
+        st.rerun()

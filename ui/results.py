@@ -1,0 +1,119 @@
+"""Showing a result: the ranking with its tie-break sentences, points by terrain, each kingdom
+annotated with its breakdown, and Dynasty standings. Used for the live game, a shared link and a
+game opened from the history alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import streamlit as st
+
+from games.results import GameResult, RoundResult
+from scoring.ranking import Ranking
+from scoring.score import Score
+from vision.annotate import annotate_regions, png_bytes
+from vision.render import render_board
+
+
+def ordinal(place: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def show_result(
+    result: GameResult, images: Mapping[str, np.ndarray | None] | None, key: str
+) -> None:
+    """The whole result. ``images``: straightened photos of the latest game's kingdoms, by name
+    (a kingdom without one is drawn instead); ``key`` keeps widget keys apart between pages."""
+    rounds = result.rounds
+    if result.dynasty is not None:
+        _show_dynasty(result)
+        latest = len(rounds)
+        st.subheader(f"Game {latest} of 3")
+    _show_round(rounds[-1], images or {}, f"{key}_game{len(rounds)}")
+    for number in range(len(rounds) - 1, 0, -1):
+        with st.expander(f"Game {number} of 3"):
+            _show_round(rounds[number - 1], {}, f"{key}_game{number}")
+
+
+def show_ranking(ranking: Ranking, total_label: str = "Total") -> None:
+    rows = [
+        {
+            "Place": ordinal(s.place),
+            "Player": s.name,
+            total_label: s.total,
+            "Largest region": s.largest_region,
+            "Crowns": s.crowns,
+        }
+        for s in ranking.standings
+    ]
+    st.dataframe(rows, hide_index=True, width="stretch")
+    for sentence in ranking.explanations:
+        st.info(sentence, icon="⚖️")
+
+
+def _show_dynasty(result: GameResult) -> None:
+    dynasty = result.dynasty
+    assert dynasty is not None
+    played = dynasty.games_played
+    st.subheader(f"Dynasty standings after game {played} of 3")
+    if played == 3:
+        winners = dynasty.overall.winners
+        if len(winners) == 1:
+            st.success(f"🏆 {winners[0]} wins the Dynasty!")
+        else:
+            st.success(f"🏆 {' and '.join(winners)} share the Dynasty!")
+    show_ranking(dynasty.overall, total_label="Total of the games")
+
+
+def _show_round(game: RoundResult, images: Mapping[str, np.ndarray | None], key: str) -> None:
+    winners = game.ranking.winners
+    if len(winners) == 1:
+        st.markdown(f"### 🏆 {winners[0]} wins this game")
+    else:
+        st.markdown(f"### 🏆 {' and '.join(winners)} share first place")
+    show_ranking(game.ranking)
+    for warning in game.warnings:
+        st.warning(warning, icon="🧩")
+    chart = {"Terrain": [t.value for t in next(iter(game.scores.values())).points_by_terrain()]}
+    for name, score in game.scores.items():
+        chart[name] = list(score.points_by_terrain().values())
+    st.markdown("**Points by terrain**")
+    st.bar_chart(chart, x="Terrain", y=list(game.scores), stack=False, height=260)
+    tabs = st.tabs(list(game.scores))
+    for index, (tab, (name, score)) in enumerate(zip(tabs, game.scores.items(), strict=True)):
+        with tab:
+            _show_kingdom(name, score, images.get(name), f"{key}_{index}")
+
+
+def _show_kingdom(name: str, score: Score, photo: np.ndarray | None, key: str) -> None:
+    picture = photo if photo is not None else render_board(score.board)
+    annotated = annotate_regions(picture, score)
+    left, right = st.columns([1, 1])
+    left.image(annotated, channels="BGR", caption=f"{name}'s regions and their points")
+    with right:
+        st.metric(f"{name}'s total", score.total)
+        rows = [
+            {
+                "Terrain": region.terrain.value,
+                "Cells": region.size,
+                "Crowns": region.crowns,
+                "Points": region.points,
+            }
+            for region in score.regions
+        ]
+        st.dataframe(rows, hide_index=True, width="stretch")
+        st.markdown(f"Regions: **{score.base}** points")
+        for bonus in (score.middle_kingdom, score.harmony):
+            st.markdown(f"{bonus.name}: **+{bonus.points}** — {bonus.reason}")
+        for warning in score.warnings:
+            st.warning(warning, icon="🧩")
+        st.download_button(
+            "Download this picture (PNG)",
+            png_bytes(annotated),
+            file_name=f"kingdom-{name}.png",
+            mime="image/png",
+            key=f"png_{key}",
+        )

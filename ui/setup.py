@@ -1,0 +1,86 @@
+"""Game setup: players' names, the variant, the optional rules and Dynasty."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from games.model import MAX_PLAYERS, MIN_PLAYERS, GameError, GameSetup
+from scoring.score import Rules
+from ui import state
+
+CLASSIC, DUEL = "5×5 classic", "7×7 Mighty Duel (2 players)"
+DEFAULTS = {
+    "setup_count": 2,
+    "setup_size": CLASSIC,
+    "setup_middle_kingdom": True,
+    "setup_harmony": True,
+    "setup_dynasty": False,
+    **{f"setup_name_{slot}": f"Player {slot + 1}" for slot in range(MAX_PLAYERS)},
+}
+
+
+def init_defaults() -> None:
+    for key, value in DEFAULTS.items():
+        st.session_state.setdefault(key, value)
+
+
+def load_setup(setup: GameSetup) -> None:
+    """Fill the setup widgets from a game (opened from history or a share link). Callbacks only."""
+    st.session_state["setup_count"] = len(setup.players)
+    st.session_state["setup_size"] = DUEL if setup.size == 7 else CLASSIC
+    st.session_state["setup_middle_kingdom"] = setup.rules.middle_kingdom
+    st.session_state["setup_harmony"] = setup.rules.harmony
+    st.session_state["setup_dynasty"] = setup.dynasty
+    for slot, name in enumerate(setup.players):
+        st.session_state[f"setup_name_{slot}"] = name
+
+
+def setup_form() -> GameSetup | None:
+    """Draw the setup; the chosen setup, or None (with a message saying what to fix)."""
+    locked = bool(state.finished_rounds())
+    if locked:
+        st.caption("The Dynasty is under way: start a new game below to change players or rules.")
+    count = st.segmented_control(
+        "Players",
+        list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+        key="setup_count",
+        disabled=locked,
+    )
+    count = count or MIN_PLAYERS
+    columns = st.columns(MAX_PLAYERS)
+    for slot in range(count):
+        columns[slot].text_input(
+            f"Player {slot + 1}", key=f"setup_name_{slot}", max_chars=30, disabled=locked
+        )
+    size = st.radio(
+        "Kingdom size", [CLASSIC, DUEL], key="setup_size", horizontal=True, disabled=locked
+    )
+    left, middle, right = st.columns(3)
+    middle_kingdom = left.toggle(
+        "Middle Kingdom",
+        key="setup_middle_kingdom",
+        help="+10 points when the castle is in the centre of the kingdom",
+        disabled=locked,
+    )
+    harmony = middle.toggle(
+        "Harmony",
+        key="setup_harmony",
+        help="+5 points when the kingdom is complete (no discarded domino)",
+        disabled=locked,
+    )
+    dynasty = right.toggle(
+        "Dynasty (3 games)",
+        key="setup_dynasty",
+        help="Three games in a row; the totals are added up",
+        disabled=locked,
+    )
+    try:
+        return GameSetup(
+            players=tuple(st.session_state[f"setup_name_{slot}"] for slot in range(count)),
+            size=7 if size == DUEL else 5,
+            rules=Rules(middle_kingdom=middle_kingdom, harmony=harmony),
+            dynasty=dynasty,
+        )
+    except GameError as err:
+        st.error(f"Setup: {err}.")
+        return None
