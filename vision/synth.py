@@ -1,0 +1,416 @@
+"""Synthetic phone photos of kingdoms, with their ground truth, to test the board finder.
+
+Each scene takes real straightened boards from ``aau-boards`` (a 5×5 board as it is, or a 7×7
+kingdom tiled from cells of several boards), knocks out a few cells (holes show the table),
+cuts the kingdom into cells with small gaps and jitter (dominoes never sit perfectly), and lays
+it on a synthetic table: plain, wood grain, carpet, cloth, or a cutting mat with printed grid
+lines and numbers. A random perspective (rotation, scale, up to ~35° of camera tilt) takes it
+into the photo, followed by what phones and rooms do: light gradients, a shadow, other game
+pieces at the edge, blur, noise and JPEG. A few scenes are plain straightened boards.
+
+    python -m vision.synth --n 8 --out /tmp/scenes      # writes sceneNNN.jpg + sceneNNN.json
+
+Everything is deterministic given the seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.board import Cell, Terrain
+
+SOURCE_PX = 100  # pixels per cell in aau-boards images
+BACKGROUNDS = ("plain", "wood", "carpet", "cloth", "cutting_mat")
+
+
+def shared_dir() -> Path:
+    """The shared data folder (``../shared`` from the repository, or $KINGDOMINO_SHARED)."""
+    default = Path(__file__).resolve().parent.parent.parent / "shared"
+    return Path(os.environ.get("KINGDOMINO_SHARED", default))
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A synthetic photo and its truth.
+
+    ``corners`` (4, 2): the N×N frame's corners in photo pixels, in the board's own order
+    TL, TR, BR, BL (the board may be rotated any way in the photo). ``labels``: board-text
+    tokens, ``labels[row][col]`` in that same board orientation ('.' for a hole).
+    """
+
+    image: np.ndarray
+    corners: np.ndarray
+    size: int
+    labels: tuple[tuple[str, ...], ...]
+    kind: str  # "photo" or "straightened"
+    background: str
+    seed: int
+
+    def __post_init__(self) -> None:
+        if self.image.ndim != 3 or self.image.shape[2] != 3 or self.image.dtype != np.uint8:
+            raise ValueError(f"scene image must be H×W×3 uint8, got {self.image.shape}")
+        if np.asarray(self.corners).shape != (4, 2):
+            raise ValueError("corners must be (4, 2)")
+        if len(self.labels) != self.size or any(len(r) != self.size for r in self.labels):
+            raise ValueError("labels must be size × size")
+
+    def truth_json(self) -> dict:
+        return {
+            "size": self.size,
+            "corners": np.round(self.corners, 2).tolist(),
+            "labels": [" ".join(row) for row in self.labels],
+            "kind": self.kind,
+            "background": self.background,
+            "seed": self.seed,
+        }
+
+
+@lru_cache(maxsize=1)
+def _aau_boards() -> tuple[tuple[np.ndarray, tuple[tuple[str, ...], ...]], ...]:
+    """Every aau board as (500×500 BGR image, 5×5 tokens)."""
+    root = shared_dir() / "datasets" / "aau-boards"
+    tokens: dict[str, list[list[str]]] = {}
+    with open(root / "labels.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            grid = tokens.setdefault(row["image"], [["."] * 5 for _ in range(5)])
+            cell = Cell(Terrain(row["terrain"]), int(row["crowns"]))
+            grid[int(row["row"])][int(row["col"])] = cell.token
+    boards = []
+    for name in sorted(tokens, key=lambda n: int(n) if n.isdigit() else n):
+        image = cv2.imread(str(root / "images" / f"{name}.jpg"))
+        if image is None:
+            continue
+        image = cv2.resize(image, (5 * SOURCE_PX, 5 * SOURCE_PX), interpolation=cv2.INTER_AREA)
+        boards.append((image, tuple(tuple(r) for r in tokens[name])))
+    if not boards:
+        raise FileNotFoundError(f"no aau boards under {root}")
+    return tuple(boards)
+
+
+def make_scene(seed: int, photo_long_side: int = 1600) -> Scene:
+    """One synthetic scene, fully determined by ``seed``."""
+    rng = np.random.default_rng(seed)
+    boards = _aau_boards()
+    if rng.random() < 0.05:
+        return _straightened_scene(rng, boards, seed)
+    size = 7 if rng.random() < 0.4 else 5
+    cells, labels = _kingdom_cells(rng, boards, size)
+    holes = _knock_out(rng, labels, size)
+    for r, c in holes:
+        labels[r][c] = "."
+
+    short = int(photo_long_side * rng.choice([0.75, 0.5625]))
+    height, width = (photo_long_side, short) if rng.random() < 0.6 else (short, photo_long_side)
+    background_kind = str(rng.choice(BACKGROUNDS))
+    photo = _background(rng, background_kind, height, width)
+
+    # The kingdom on a flat plane, one cell per SOURCE_PX with a margin, with gaps and jitter.
+    margin = SOURCE_PX
+    plane_side = size * SOURCE_PX + 2 * margin
+    tiles = np.zeros((plane_side, plane_side, 3), np.uint8)
+    alpha = np.zeros((plane_side, plane_side), np.float32)
+    _lay_tiles(rng, cells, holes, size, margin, tiles, alpha)
+
+    # Plane → photo: rotate, scale, place, then move each corner a little (camera tilt).
+    frame_plane = (
+        np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float64) * SOURCE_PX
+        + margin
+    )
+    kingdom_px = rng.uniform(0.45, 0.9) * min(height, width)
+    angle = rng.uniform(0, 2 * np.pi)
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    centred = (frame_plane - frame_plane.mean(axis=0)) / (size * SOURCE_PX) * kingdom_px
+    placed = centred @ rotation.T
+    tilt = rng.uniform(0, 0.12)  # ~ up to 35° of camera tilt in foreshortening
+    direction = rng.uniform(0, 2 * np.pi)
+    towards = np.array([np.cos(direction), np.sin(direction)])
+    # Corners on the far side of the tilt shrink toward the centre: a keystone.
+    placed = placed * (1 - tilt * (placed @ towards / (kingdom_px / 2)))[:, None]
+    placed += rng.normal(0, 0.01 * kingdom_px, placed.shape)
+    extent = placed.max(axis=0) - placed.min(axis=0)
+    free = np.array([width, height]) - extent
+    offset = -placed.min(axis=0) + rng.uniform(0.1, 0.9, 2) * np.maximum(free, 0)
+    corners = placed + offset
+    to_photo = cv2.getPerspectiveTransform(
+        frame_plane.astype(np.float32), corners.astype(np.float32)
+    )
+    warped = cv2.warpPerspective(tiles, to_photo, (width, height), flags=cv2.INTER_AREA)
+    weight = cv2.warpPerspective(alpha, to_photo, (width, height), flags=cv2.INTER_LINEAR)[
+        ..., None
+    ]
+    photo = (photo * (1 - weight) + warped * weight).astype(np.float32)
+
+    # A soft shadow under the tiles (they are 4 mm thick), offset a little.
+    photo = _tile_shadow(rng, photo, weight[..., 0])
+    _other_pieces(rng, photo, corners)
+    photo = _lighting(rng, photo)
+    image = _camera(rng, np.clip(photo, 0, 255).astype(np.uint8))
+    return Scene(
+        image, corners, size, tuple(tuple(r) for r in labels), "photo", background_kind, seed
+    )
+
+
+def scenes(count: int, seed: int = 0, photo_long_side: int = 1600):
+    """``count`` scenes, seeds ``seed``, ``seed + 1``, ... (a generator: one image at a time)."""
+    for i in range(count):
+        yield make_scene(seed + i, photo_long_side)
+
+
+# --- the kingdom ------------------------------------------------------------------------------
+
+
+def _kingdom_cells(rng, boards, size):
+    """N×N cell images (SOURCE_PX square) and their tokens."""
+    if size == 5:
+        image, tokens = boards[rng.integers(len(boards))]
+        k = int(rng.integers(4))
+        image = np.rot90(image, k)
+        tokens = np.rot90(np.array(tokens, dtype=object), k)
+        cells = [
+            [
+                image[r * SOURCE_PX : (r + 1) * SOURCE_PX, c * SOURCE_PX : (c + 1) * SOURCE_PX]
+                for c in range(5)
+            ]
+            for r in range(5)
+        ]
+        return cells, [list(row) for row in tokens]
+    # 7×7: cells from random boards, no castle except one in the centre; keep real holes out.
+    pool, castles = [], []
+    for image, tokens in boards:
+        for r in range(5):
+            for c in range(5):
+                crop = image[
+                    r * SOURCE_PX : (r + 1) * SOURCE_PX, c * SOURCE_PX : (c + 1) * SOURCE_PX
+                ]
+                if tokens[r][c] == "C":
+                    castles.append(crop)
+                elif tokens[r][c] != ".":
+                    pool.append((crop, tokens[r][c]))
+    chosen = rng.choice(len(pool), size=size * size, replace=False)
+    cells = [[pool[chosen[r * size + c]][0] for c in range(size)] for r in range(size)]
+    labels = [[pool[chosen[r * size + c]][1] for c in range(size)] for r in range(size)]
+    castle_at = (int(rng.integers(2, 5)), int(rng.integers(2, 5)))
+    cells[castle_at[0]][castle_at[1]] = castles[rng.integers(len(castles))]
+    labels[castle_at[0]][castle_at[1]] = "C"
+    return cells, labels
+
+
+def _knock_out(rng, labels, size) -> set[tuple[int, int]]:
+    """Cells to remove: mostly none or a few on the outline (ragged), sometimes one inside."""
+    holes: set[tuple[int, int]] = set()
+    outline = [
+        (r, c) for r in range(size) for c in range(size) if r in (0, size - 1) or c in (0, size - 1)
+    ]
+    count = int(rng.choice([0, 0, 1, 2, 3, 4]))
+    for index in rng.choice(len(outline), size=count, replace=False):
+        holes.add(outline[index])
+    if rng.random() < 0.2:
+        holes.add((int(rng.integers(1, size - 1)), int(rng.integers(1, size - 1))))
+    # Never the castle, and never a whole outer row or column (the frame would be ambiguous).
+    holes = {(r, c) for r, c in holes if labels[r][c] != "C"}
+    for line in range(size):
+        for edge in (0, size - 1):
+            if all((edge, c) in holes or labels[edge][c] == "." for c in range(size)):
+                holes.discard((edge, line))
+            if all((r, edge) in holes or labels[r][edge] == "." for r in range(size)):
+                holes.discard((line, edge))
+    return holes
+
+
+def _lay_tiles(rng, cells, holes, size, margin, tiles, alpha) -> None:
+    """Paste cells on the plane with a small gap and a jitter shared by each domino's halves."""
+    gap = int(rng.integers(1, 5))  # pixels (of 100 per cell) trimmed off each cell's edge
+    jitter = rng.uniform(0, 2.5)
+    shifts: dict[tuple[int, int], np.ndarray] = {}
+    # Pair cells into dominoes greedily (horizontal or vertical), so halves move together.
+    for r in range(size):
+        for c in range(size):
+            if (r, c) in shifts:
+                continue
+            shift = rng.normal(0, jitter, 2)
+            shifts[(r, c)] = shift
+            partner = (r, c + 1) if rng.random() < 0.5 else (r + 1, c)
+            if partner[0] < size and partner[1] < size and partner not in shifts:
+                shifts[partner] = shift
+    for r in range(size):
+        for c in range(size):
+            if (r, c) in holes:
+                continue
+            crop = cells[r][c][gap : SOURCE_PX - gap, gap : SOURCE_PX - gap]
+            dx, dy = np.round(shifts[(r, c)]).astype(int)
+            y0 = margin + r * SOURCE_PX + gap + dy
+            x0 = margin + c * SOURCE_PX + gap + dx
+            tiles[y0 : y0 + crop.shape[0], x0 : x0 + crop.shape[1]] = crop
+            alpha[y0 : y0 + crop.shape[0], x0 : x0 + crop.shape[1]] = 1.0
+
+
+def _straightened_scene(rng, boards, seed) -> Scene:
+    """A board as in aau-boards: the image is the kingdom (resized, re-compressed)."""
+    image, tokens = boards[rng.integers(len(boards))]
+    side = int(rng.integers(300, 900))
+    image = cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA)
+    image = _camera(rng, image)
+    corners = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float64)
+    return Scene(image, corners, 5, tokens, "straightened", "none", seed)
+
+
+# --- the table --------------------------------------------------------------------------------
+
+
+def _background(rng, kind: str, height: int, width: int) -> np.ndarray:
+    """A float32 BGR table texture."""
+    base = rng.uniform(60, 200, 3)
+    if kind == "plain":
+        colour = base * rng.uniform(0.6, 1.0, 3)
+        table = np.ones((height, width, 3), np.float32) * colour
+        table += _smooth_noise(rng, height, width, 64, 6)[..., None]
+    elif kind == "wood":
+        colour = np.array([rng.uniform(60, 120), rng.uniform(110, 170), rng.uniform(160, 220)])
+        y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+        angle = rng.uniform(0, np.pi)
+        u = x * np.cos(angle) + y * np.sin(angle)
+        wobble = _smooth_noise(rng, height, width, 128, 30)
+        grain = np.sin((u + wobble) / rng.uniform(4, 12)) * 0.5 + 0.5
+        table = colour * (0.75 + 0.3 * grain[..., None])
+        table += _smooth_noise(rng, height, width, 8, 5)[..., None]
+    elif kind == "carpet":
+        grey = rng.uniform(90, 190)
+        table = np.ones((height, width, 3), np.float32) * (grey + rng.normal(0, 4, 3))
+        table += rng.normal(0, 18, (height, width, 1)).astype(np.float32)
+        table = cv2.GaussianBlur(table, (0, 0), 0.8)
+        table += _smooth_noise(rng, height, width, 32, 10)[..., None]
+    elif kind == "cloth":
+        colour = base
+        table = np.ones((height, width, 3), np.float32) * colour
+        table += _smooth_noise(rng, height, width, 16, 10)[..., None]
+        y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+        table += (4 * np.sin(x / 2.0) * np.sin(y / 2.0))[..., None]
+    else:  # cutting mat: green or blue-grey with a printed grid and numbers
+        colour = rng.choice(
+            [np.array([80, 140, 60]), np.array([120, 100, 60]), np.array([60, 60, 60])]
+        )
+        table = np.ones((height, width, 3), np.float32) * colour.astype(np.float32)
+        table += _smooth_noise(rng, height, width, 64, 5)[..., None]
+        pitch = int(rng.integers(25, 70))
+        line = np.array(rng.choice([[230, 230, 230], [120, 220, 230]]), np.float32)
+        printed = np.zeros((height, width), np.uint8)  # putText draws on 8-bit images only
+        for i in range(0, max(height, width), pitch):
+            thickness = 2 if (i // pitch) % 5 == 0 else 1
+            cv2.line(printed, (i, 0), (i, height), 255, thickness)
+            cv2.line(printed, (0, i), (width, i), 255, thickness)
+            for j in range(0, max(height, width), 5 * pitch):  # numbers every fifth square
+                cv2.putText(
+                    printed, str(i // pitch), (i + 3, j + 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 255, 1
+                )
+        ink = cv2.GaussianBlur(printed, (0, 0), 0.7).astype(np.float32)[..., None] / 255
+        table = table * (1 - ink) + line * ink
+        angle = rng.uniform(-30, 30)
+        rot = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.3)
+        table = cv2.warpAffine(table, rot, (width, height), borderMode=cv2.BORDER_REFLECT)
+    return table.astype(np.float32)
+
+
+def _smooth_noise(rng, height: int, width: int, cell: int, amplitude: float) -> np.ndarray:
+    small = rng.normal(0, 1, (max(2, height // cell), max(2, width // cell))).astype(np.float32)
+    return cv2.resize(small, (width, height), interpolation=cv2.INTER_CUBIC) * amplitude
+
+
+# --- light and camera -------------------------------------------------------------------------
+
+
+def _tile_shadow(rng, photo: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    dx, dy = rng.integers(-4, 5, 2)
+    shifted = np.roll(weight, (int(dy), int(dx)), axis=(0, 1))
+    shade = cv2.GaussianBlur(shifted, (0, 0), 3) * (1 - weight)
+    return photo * (1 - 0.35 * shade[..., None])
+
+
+def _other_pieces(rng, photo: np.ndarray, corners: np.ndarray) -> None:
+    """Sometimes a box edge or a few meeples at the border of the frame, away from the kingdom."""
+    height, width = photo.shape[:2]
+    if rng.random() < 0.3:
+        colour = tuple(float(v) for v in rng.uniform(30, 230, 3))
+        depth = int(rng.uniform(0.03, 0.08) * min(height, width))
+        side = int(rng.integers(4))
+        box = {
+            0: ((0, 0), (width, depth)),
+            1: ((0, height - depth), (width, height)),
+            2: ((0, 0), (depth, height)),
+            3: ((width - depth, 0), (width, height)),
+        }[side]
+        start = int(rng.uniform(0, 0.6) * (width if side < 2 else height))
+        (x0, y0), (x1, y1) = box
+        if side < 2:
+            x0, x1 = start, start + (x1 - x0) // 3
+        else:
+            y0, y1 = start, start + (y1 - y0) // 3
+        cv2.rectangle(photo, (x0, y0), (x1, y1), colour, -1)
+    if rng.random() < 0.3:
+        for _ in range(int(rng.integers(1, 4))):
+            colour = tuple(float(v) for v in rng.uniform(30, 230, 3))
+            radius = int(0.015 * min(height, width)) + 2
+            x = int(rng.choice([rng.uniform(0, 0.1), rng.uniform(0.9, 1.0)]) * width)
+            y = int(rng.uniform(0, 1) * height)
+            if cv2.pointPolygonTest(corners.astype(np.float32), (x, y), True) < -3 * radius:
+                cv2.circle(photo, (x, y), radius, colour, -1)
+
+
+def _lighting(rng, photo: np.ndarray) -> np.ndarray:
+    height, width = photo.shape[:2]
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = (x * np.cos(angle) + y * np.sin(angle)) / max(height, width)
+    gain = 1 + rng.uniform(0, 0.35) * (ramp - ramp.mean())
+    photo = photo * gain[..., None]
+    if rng.random() < 0.4:  # the photographer's shadow: a big soft dark blob
+        shade = np.zeros((height, width), np.float32)
+        centre = (int(rng.uniform(0, width)), int(rng.uniform(0, height)))
+        axes = (int(rng.uniform(0.2, 0.5) * width), int(rng.uniform(0.2, 0.5) * height))
+        cv2.ellipse(shade, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+        shade = cv2.GaussianBlur(shade, (0, 0), 0.05 * max(height, width))
+        photo = photo * (1 - rng.uniform(0.2, 0.45) * shade[..., None])
+    cast = rng.uniform(0.9, 1.1, 3).astype(np.float32)  # white balance
+    return photo * cast
+
+
+def _camera(rng, image: np.ndarray) -> np.ndarray:
+    sigma = rng.uniform(0, 1.3)
+    if sigma > 0.3:
+        image = cv2.GaussianBlur(image, (0, 0), sigma)
+    noise = rng.normal(0, rng.uniform(0, 6), image.shape).astype(np.float32)
+    image = np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(60, 96))
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+
+# --- command line -----------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=8, help="number of scenes")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("synthetic_scenes"))
+    parser.add_argument("--long-side", type=int, default=1600, help="photo size in pixels")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for scene in scenes(args.n, args.seed, args.long_side):
+        stem = args.out / f"scene{scene.seed:04d}"
+        cv2.imwrite(str(stem.with_suffix(".jpg")), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        stem.with_suffix(".json").write_text(json.dumps(scene.truth_json(), indent=1) + "\n")
+        print(f"{stem}.jpg  {scene.size}×{scene.size}  {scene.background}")
+
+
+if __name__ == "__main__":
+    main()
