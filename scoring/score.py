@@ -69,6 +69,31 @@ class Score:
         """All crowns in the kingdom (the second tie-break)."""
         return sum(region.crowns for region in self.regions)
 
+    def to_dict(self) -> dict:
+        """Plain data for JSON, as the CLI prints it (``kingdomino score --json``)."""
+        return {
+            "size": self.board.size,
+            "grid": self.board.rows_text(),
+            "regions": [
+                {
+                    "terrain": region.terrain.value,
+                    "cells": [list(cell) for cell in region.cells],
+                    "crowns": region.crowns,
+                    "points": region.points,
+                }
+                for region in self.regions
+            ],
+            "base": self.base,
+            "middle_kingdom": self.middle_kingdom.points,
+            "middle_kingdom_reason": self.middle_kingdom.reason,
+            "harmony": self.harmony.points,
+            "harmony_reason": self.harmony.reason,
+            "total": self.total,
+            "largest_region": self.largest_region,
+            "crowns": self.crowns,
+            "warnings": list(self.warnings),
+        }
+
     def points_by_terrain(self) -> dict[Terrain, int]:
         """Points per land terrain, all six present (0 when a terrain scores nothing)."""
         points = dict.fromkeys(LAND, 0)

@@ -233,4 +233,3 @@ def test_each_bonus_can_be_switched_off(rules, middle, harmony):
         assert "switched off" in score.middle_kingdom.reason
     if not rules.harmony:
         assert "switched off" in score.harmony.reason
-
