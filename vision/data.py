@@ -225,7 +225,12 @@ def synthetic_table(rng: np.random.Generator, size: int = 96) -> np.ndarray:
     hsv[..., 1] = base_hsv[1]
     hsv[..., 2] = np.clip(base_hsv[2] + light, 0, 255)
     image = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
-    if kind == "mat" and rng.random() < 0.5:
+    if rng.random() < 0.12:
+        # Straightening a frame that runs off the photo fills the missing part with black.
+        edge = int(rng.integers(0, size + 1))
+        image = np.rot90(image, int(rng.integers(4))).copy()
+        image[:, :edge] = 0
+    if kind == "mat" and rng.random() < 0.5:  # printed numbers
         for _ in range(rng.integers(1, 4)):
             org = (int(rng.integers(0, size - 10)), int(rng.integers(10, size)))
             cv2.putText(image, str(rng.integers(0, 30)), org, 0, 0.4, (230, 230, 230), 1)

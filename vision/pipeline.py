@@ -5,8 +5,8 @@
     reading = read_image(photo, corners=[...])     # the user tapped the four corners
 
 Stages, one per module:
-    decode (``load_image`` here) → straighten (``straighten`` here; finding the board in a raw
-    photo is ``vision.find_board``, part 2) → read cells (``vision.cells``).
+    decode (``vision.load_image``) → locate the kingdom (``vision.find_board``) → straighten
+    (``vision.rectify``) → read the cells (``vision.cells``).
 """
 
 from __future__ import annotations
@@ -20,25 +20,24 @@ import numpy as np
 
 from scoring.board import SIZES, Board
 from vision.cells import CellReadings, read_board_image
+from vision.find_board import BoardLocation, find_board
+from vision.load_image import ImageError, load_image
+from vision.rectify import straighten
 
-# Straightened boards from given corners get this many pixels per cell (the aau-boards scale).
-STRAIGHT_CELL_PX = 100
+ImageSource = str | Path | bytes | bytearray | np.ndarray
 
-ImageSource = str | Path | bytes | np.ndarray
-
-
-class ImageError(ValueError):
-    """The input is not an image we can read; the message names it and says why."""
+__all__ = ["ImageError", "Reading", "read_image"]
 
 
 @dataclass(frozen=True)
 class Reading:
     """A read kingdom: the straightened board image, the cell readings and the board."""
 
-    source: str  # file name, or "<bytes>" / "<array>"
+    source: str  # the file name, "the uploaded file" for bytes, "<array>" for an array
     board_image: np.ndarray  # (H, W, 3) BGR uint8, the kingdom filling the frame
     cells: CellReadings
     warnings: tuple[str, ...] = ()
+    location: BoardLocation | None = None  # where the board is in the photo; None if given flat
 
     @property
     def size(self) -> int:
@@ -59,60 +58,41 @@ class Reading:
         }
 
 
-def load_image(source: ImageSource) -> np.ndarray:
-    """Decode a file, bytes or an array into an HxWx3 BGR uint8 image, or raise ``ImageError``."""
-    if isinstance(source, np.ndarray):
-        image = source
-        if image.ndim == 2:
-            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-        elif image.ndim == 3 and image.shape[2] == 4:
-            image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-            raise ImageError(f"<array>: expected an HxWx3 uint8 image, got {source.shape}")
-        return image
-    name = describe(source)
-    if isinstance(source, bytes):
-        data = source
-    else:
-        try:
-            data = Path(source).read_bytes()
-        except OSError as err:
-            raise ImageError(f"{name}: cannot open ({err.strerror or err})") from None
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-    if image is None:
-        raise ImageError(f"{name}: not a readable image")
-    return image
-
-
 def describe(source: ImageSource) -> str:
-    if isinstance(source, bytes):
-        return "<bytes>"
+    if isinstance(source, bytes | bytearray):
+        return "the uploaded file"
     if isinstance(source, np.ndarray):
         return "<array>"
     return str(source)
 
 
-def straighten(
-    image: np.ndarray, size: int | None, corners: Sequence[Sequence[float]] | None
-) -> tuple[np.ndarray, tuple[str, ...]]:
-    """The kingdom as a top-down image that it fills, and any warnings.
+def decode(source: ImageSource) -> np.ndarray:
+    """An HxWx3 BGR uint8 image from a path, bytes or an array; ``ImageError`` if impossible."""
+    if not isinstance(source, np.ndarray):
+        return load_image(source)
+    image = source
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise ImageError(f"<array>: expected an HxWx3 uint8 image, got {source.shape}")
+    return image
 
-    With ``corners`` (top-left, top-right, bottom-right, bottom-left, (x, y) in image pixels) the
-    quadrilateral is warped flat. Without them the image is taken to be straightened already.
-    Part 2 plugs in here: ``vision.find_board`` searches raw photos for the kingdom (and
-    recognises an already-straightened board) before falling back to the whole image.
+
+def locate(
+    image: np.ndarray, size: int | None, corners: Sequence[Sequence[float]] | None
+) -> BoardLocation | None:
+    """Where the kingdom is in ``image``; None when the image is taken as straightened already.
+
+    Given ``corners`` (top-left, top-right, bottom-right, bottom-left, (x, y) in image pixels),
+    no search is made.
     """
     if corners is not None:
-        quad = np.asarray(corners, dtype=np.float32)
-        if quad.shape != (4, 2):
-            raise ValueError(f"corners must be four (x, y) points, got shape {quad.shape}")
-        side = (size or max(SIZES)) * STRAIGHT_CELL_PX
-        target = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
-        homography = cv2.getPerspectiveTransform(quad, target)
-        return cv2.warpPerspective(image, homography, (side, side), flags=cv2.INTER_AREA), ()
-    # Part 2: board finding in raw photos is called here, e.g.
-    #     found = find_board(image, size); return found.board_image, found.warnings
-    return image, ()
+        return find_board(image, size, np.asarray(corners, dtype=np.float64))
+    # Part 2 plugs in here: ``return find_board(image, size)`` searches a raw photo for the
+    # kingdom (and recognises an already straightened board). Until then: straightened input.
+    return None
 
 
 def read_image(
@@ -126,10 +106,15 @@ def read_image(
     """
     if size is not None and size not in SIZES:
         raise ValueError(f"size must be 5 or 7, got {size!r}")
-    image = load_image(source)
-    board_image, warnings = straighten(image, size, corners)
+    image = decode(source)
+    location = locate(image, size, corners)
+    if location is None:
+        board_image, warnings = image, ()
+    else:
+        board_image, warnings = straighten(image, location), location.warnings
+        size = location.size
     try:
         cells = read_board_image(board_image, size)
     except ValueError as err:
         raise ImageError(f"{describe(source)}: {err}") from None
-    return Reading(describe(source), board_image, cells, warnings)
+    return Reading(describe(source), board_image, cells, warnings, location)

@@ -41,6 +41,8 @@ EMPTY = TERRAINS.index(next(t for t in TERRAINS if t.value == "empty"))
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 DEFAULT_OOF = Path("build/vision/out_of_fold.npz")
 SEED = 20261129
+UNKNOWN_CROWNS = -1  # crown label of a cell blurred past reading: trained towards "no idea"
+HEAVY_BLUR_SHARE = 0.05
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,10 @@ def sample_epoch(
     """One epoch of augmented crops (B, CROP, CROP, 3) with terrain and crown labels.
 
     aau-boards cells are repeated ``board_repeats`` times: they are the target domain (whole
-    straightened boards), while cell-crops are already tightly cut single cells.
+    straightened boards), while cell-crops are already tightly cut single cells. A few cells are
+    blurred far past the point where a crown can be told from a sheep; their crown label becomes
+    UNKNOWN_CROWNS so the model learns to say so (a flat crown distribution, hence a low
+    confidence and an ``uncertain`` flag) instead of guessing confidently.
     """
     images, terrains, crowns = [], [], []
     for _ in range(board_repeats):
@@ -101,7 +106,11 @@ def sample_epoch(
         images.append(phone_effects(jittered_cell(table, (0, 0, CROP, CROP), rng), rng))
         terrains.append(EMPTY)
         crowns.append(0)
-    return np.stack(images), np.array(terrains), np.array(crowns)
+    crowns = np.array(crowns)
+    for i in np.flatnonzero(rng.random(len(images)) < HEAVY_BLUR_SHARE):
+        images[i] = cv2.GaussianBlur(images[i], (0, 0), rng.uniform(3.5, 9.0))
+        crowns[i] = UNKNOWN_CROWNS
+    return np.stack(images), np.array(terrains), crowns
 
 
 def build_network():
@@ -168,7 +177,12 @@ def train_network(data: TrainingSet, epochs: int, seed: int, log=print):
         order = rng.permutation(len(images))
         x_all = torch.from_numpy(images.transpose(0, 3, 1, 2).copy()).float().div_(255.0)
         t_all = torch.from_numpy(terrains).long()
-        c_all = torch.from_numpy(crowns).long()
+        # Crown targets as distributions: one-hot, or uniform for UNKNOWN_CROWNS.
+        c_all = torch.full((len(crowns), CROWN_CLASSES), 1.0 / CROWN_CLASSES)
+        known = torch.from_numpy(crowns != UNKNOWN_CROWNS)
+        c_all[known] = nn.functional.one_hot(
+            torch.from_numpy(crowns[crowns != UNKNOWN_CROWNS]).long(), CROWN_CLASSES
+        ).float()
         net.train()
         total, correct = 0.0, 0
         for start in range(0, len(order), batch):
