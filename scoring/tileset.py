@@ -27,9 +27,10 @@ from importlib import resources
 
 from scoring.board import Board, Cell, Terrain
 
-# Search steps before giving up: at most about 100 ms on this machine (a step costs up to about
-# 50 µs), far beyond what real kingdoms need (a few dozen steps; see python -m scoring.benchmark).
-SEARCH_BUDGET = 2000
+# Search steps before giving up: at most about 130 ms on this machine (a step costs 25-45 µs
+# on a 7×7 board); real kingdoms need a few dozen steps, the worst adversarial board we found
+# about 2,250 (see python -m scoring.benchmark).
+SEARCH_BUDGET = 3000
 _SHOWN_CELLS = 6  # cells named in one warning before "and N more"
 
 
