@@ -18,15 +18,16 @@ from scoring import BoardError, Terrain, parse_board
 from ui import state
 from vision.render import cell_at, render_board
 
+# Words, not emoji: a phone or a headless browser without an emoji font shows boxes instead.
 TERRAIN_LABELS = {
-    Terrain.WHEAT: "🌾 Wheat",
-    Terrain.FOREST: "🌲 Forest",
-    Terrain.LAKE: "💧 Lake",
-    Terrain.GRASSLAND: "🌿 Grass",
-    Terrain.SWAMP: "🪵 Swamp",
-    Terrain.MINE: "⛏️ Mine",
-    Terrain.CASTLE: "🏰 Castle",
-    Terrain.EMPTY: "⬜ Hole",
+    Terrain.WHEAT: "Wheat",
+    Terrain.FOREST: "Forest",
+    Terrain.LAKE: "Lake",
+    Terrain.GRASSLAND: "Grass",
+    Terrain.SWAMP: "Swamp",
+    Terrain.MINE: "Mine",
+    Terrain.CASTLE: "Castle",
+    Terrain.EMPTY: "Hole",
 }
 BOARD_TEXT_HELP = (
     "One row per line, cells separated by spaces: W wheat, F forest, L lake, G grassland, "
@@ -39,16 +40,19 @@ def board_editor(slot: int, name: str, size: int) -> None:
     reading = state.reading(slot, size)
     uncertain = reading.uncertain if reading is not None else set()
 
+    # The brush comes first: on a phone the columns stack, and the brush should not be below
+    # the picture it paints. A radio wraps onto a second line on narrow screens.
+    st.radio(
+        "Brush: terrain",
+        list(Terrain),
+        format_func=TERRAIN_LABELS.get,
+        horizontal=True,
+        key=f"brush_terrain_{slot}",
+    )
     picture, controls = st.columns([3, 2], gap="medium")
     with controls:
-        st.segmented_control(
-            "Brush: terrain",
-            list(Terrain),
-            format_func=TERRAIN_LABELS.get,
-            default=Terrain.WHEAT,
-            key=f"brush_terrain_{slot}",
-        )
         st.segmented_control("Brush: crowns", [0, 1, 2, 3], default=0, key=f"brush_crowns_{slot}")
+        st.caption("Tap a cell to paint it with the brush.")
         if uncertain:
             cells = ", ".join(f"row {r + 1} col {c + 1}" for r, c in sorted(uncertain))
             st.warning(f"Check the cells framed in magenta ({cells}): tap one to fix it.")
@@ -67,7 +71,6 @@ def board_editor(slot: int, name: str, size: int) -> None:
             help="Start this kingdom again from an empty board with only the castle",
         )
     with picture:
-        st.caption("Choose a brush, then tap a cell to paint it.")
         rgb = render_board(board, uncertain=uncertain)[:, :, ::-1].copy()
         streamlit_image_coordinates(
             rgb,
@@ -95,11 +98,8 @@ def _on_tap(slot: int, size: int) -> None:
     if not tap:
         return
     cell = cell_at(tap["x"], tap["y"], tap["width"], tap["height"], size)
-    terrain = st.session_state.get(f"brush_terrain_{slot}")
+    terrain = st.session_state.get(f"brush_terrain_{slot}", Terrain.WHEAT)
     if cell is None:
-        return
-    if terrain is None:
-        state.set_board_error(slot, size, "Choose a terrain for the brush first")
         return
     crowns = st.session_state.get(f"brush_crowns_{slot}") or 0
     try:

@@ -27,7 +27,7 @@ HOW_TO = (
 def score_page() -> None:
     """Setup, each player's kingdom (photo or by hand), the live result, save and share."""
     init_defaults()
-    st.title("👑 Kingdomino Scorer")
+    st.title("Kingdomino Scorer")
     if SHARE_PARAM in st.query_params:
         _shared_game(st.query_params[SHARE_PARAM])
         return
@@ -74,15 +74,18 @@ def _game_actions(result: GameResult) -> None:
         saved_code = st.session_state.get("saved_code")
         if saved_code == code:
             left.success("Saved in the history.")
-        elif left.button("💾 Save to history", type="primary", key="save_game"):
+        elif left.button(
+            "Save to history", icon=":material/save:", type="primary", key="save_game"
+        ):
             GameHistory().save(game, summary(result))
             st.session_state["saved_code"] = code
             st.rerun()
     else:
         left.caption("Save to history once the third game is entered.")
     right.download_button(
-        "⬇️ Download the results (JSON)",
+        "Download the results (JSON)",
         json.dumps(result_to_dict(result), indent=2, ensure_ascii=False),
+        icon=":material/download:",
         file_name="kingdomino-results.json",
         mime="application/json",
         key="download_json",
@@ -161,7 +164,7 @@ def _shared_game(code: str) -> None:
 
 def history_page() -> None:
     """Saved games, newest first: open one as it was, or delete it."""
-    st.title("📜 Saved games")
+    st.title("Saved games")
     history = GameHistory()
     saved = history.list()
     if not saved:
@@ -215,7 +218,7 @@ HISTORY_PAGE = "ui/history_page.py"
 def navigation() -> None:
     st.navigation(
         [
-            st.Page(SCORE_PAGE, title="Score a game", icon="👑", default=True),
-            st.Page(HISTORY_PAGE, title="History", icon="📜", url_path="history"),
+            st.Page(SCORE_PAGE, title="Score a game", icon=":material/scoreboard:", default=True),
+            st.Page(HISTORY_PAGE, title="History", icon=":material/history:", url_path="history"),
         ]
     ).run()

@@ -15,7 +15,11 @@ from ui import state
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_images"
 PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
-UPLOAD, CAMERA, HAND = "📁 Upload a photo", "📷 Camera", "✏️ By hand"
+UPLOAD, CAMERA, HAND = (
+    ":material/upload: Photo",
+    ":material/photo_camera: Camera",
+    ":material/edit: By hand",
+)
 # The photo shown for tapping corners (and read again from them) is decoded at this size: fine
 # enough for the cell reader, small enough to send to a phone.
 CORNER_PHOTO_LONG_SIDE = 1600
@@ -52,8 +56,8 @@ def kingdom_input(slot: int, name: str, size: int) -> None:
             key=f"upload_{size}_{slot}",
         )
         st.caption(
-            "📱 On a phone, this button can open the phone's own camera: take the photo "
-            "straight from above, the whole kingdom in view."
+            ":material/smartphone: On a phone, this button can open the phone's own camera: "
+            "take the photo straight from above, the whole kingdom in view."
         )
         if upload is not None:
             photo = (upload.file_id, upload.name, upload.getvalue())
@@ -131,7 +135,7 @@ def _show_reading(slot: int, size: int) -> None:
         st.error(
             f"Could not read {reading.name}: {reading.error}. Take the photo again from straight "
             "above with the whole kingdom in view, tap its four corners below, or enter it by "
-            "hand (✏️ By hand)."
+            "hand (By hand)."
         )
         _corner_fallback(slot, size, reading)
         return

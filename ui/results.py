@@ -51,7 +51,7 @@ def show_ranking(ranking: Ranking, total_label: str = "Total") -> None:
     ]
     st.dataframe(rows, hide_index=True, width="stretch")
     for sentence in ranking.explanations:
-        st.info(sentence, icon="⚖️")
+        st.info(sentence, icon=":material/balance:")
 
 
 def _show_dynasty(result: GameResult) -> None:
@@ -62,21 +62,23 @@ def _show_dynasty(result: GameResult) -> None:
     if played == 3:
         winners = dynasty.overall.winners
         if len(winners) == 1:
-            st.success(f"🏆 {winners[0]} wins the Dynasty!")
+            st.success(f"{winners[0]} wins the Dynasty!", icon=":material/emoji_events:")
         else:
-            st.success(f"🏆 {' and '.join(winners)} share the Dynasty!")
+            st.success(
+                f"{' and '.join(winners)} share the Dynasty!", icon=":material/emoji_events:"
+            )
     show_ranking(dynasty.overall, total_label="Total of the games")
 
 
 def _show_round(game: RoundResult, images: Mapping[str, np.ndarray | None], key: str) -> None:
     winners = game.ranking.winners
     if len(winners) == 1:
-        st.markdown(f"### 🏆 {winners[0]} wins this game")
+        st.markdown(f"### :material/emoji_events: {winners[0]} wins this game")
     else:
-        st.markdown(f"### 🏆 {' and '.join(winners)} share first place")
+        st.markdown(f"### :material/emoji_events: {' and '.join(winners)} share first place")
     show_ranking(game.ranking)
     for warning in game.warnings:
-        st.warning(warning, icon="🧩")
+        st.warning(warning, icon=":material/extension:")
     chart = {"Terrain": [t.value for t in next(iter(game.scores.values())).points_by_terrain()]}
     for name, score in game.scores.items():
         chart[name] = list(score.points_by_terrain().values())
@@ -104,12 +106,15 @@ def _show_kingdom(name: str, score: Score, photo: np.ndarray | None, key: str) -
             }
             for region in score.regions
         ]
-        st.dataframe(rows, hide_index=True, width="stretch")
+        if rows:
+            st.dataframe(rows, hide_index=True, width="stretch")
+        else:
+            st.caption("No land tiles yet: only the castle.")
         st.markdown(f"Regions: **{score.base}** points")
         for bonus in (score.middle_kingdom, score.harmony):
             st.markdown(f"{bonus.name}: **+{bonus.points}** — {bonus.reason}")
         for warning in score.warnings:
-            st.warning(warning, icon="🧩")
+            st.warning(warning, icon=":material/extension:")
         st.download_button(
             "Download this picture (PNG)",
             png_bytes(annotated),
