@@ -1,0 +1,309 @@
+"""The ``kingdomino`` command: score kingdoms and rank players from board files (or photos).
+
+    kingdomino score FILE... [--json] [--no-middle-kingdom] [--no-harmony]
+    kingdomino rank NAME=FILE... [--json] [--no-middle-kingdom] [--no-harmony]
+
+``-`` reads standard input. Exit status 0 when every input was scored, 2 when some input was bad
+(a one-line message on stderr per bad input; the good ones are still scored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple, NoReturn
+
+from scoring import (
+    Board,
+    BoardError,
+    Rules,
+    Score,
+    check_game,
+    parse_board,
+    rank_players,
+    score_board,
+)
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+# A board file is a few hundred bytes; anything this big is not one (images are not limited).
+MAX_BOARD_BYTES = 1_000_000
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif"}
+_IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"II*\x00", b"MM\x00*", b"GIF8")
+
+
+class InputError(Exception):
+    """An input that cannot be scored; the message is one line naming the input."""
+
+
+class LoadedInput(NamedTuple):
+    board: Board
+    reading: Any = None  # vision's per-cell reading for a photo; None for a board file
+
+
+def load_input(path: str) -> LoadedInput:
+    """The board in ``path`` (``-`` = stdin): board text, a JSON board, or an image for vision.
+
+    Raises ``InputError`` with a one-line message for anything else.
+    """
+    name = "<stdin>" if path == "-" else path
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_BOARD_BYTES + 1)
+    else:
+        file = Path(path)
+        if not file.exists():
+            raise InputError(f"{name}: no such file")
+        if file.is_dir():
+            raise InputError(f"{name}: is a directory, not a board file")
+        if file.suffix.lower() in IMAGE_SUFFIXES or _starts_like_image(file):
+            return _read_image(name, path)
+        try:
+            with file.open("rb") as handle:
+                data = handle.read(MAX_BOARD_BYTES + 1)
+        except OSError as err:
+            raise InputError(f"{name}: cannot read ({err.strerror or err})") from None
+    if _is_image(data):
+        if path == "-":
+            return _read_image(name, data)
+        return _read_image(name, path)
+    if len(data) > MAX_BOARD_BYTES:
+        raise InputError(f"{name}: over {MAX_BOARD_BYTES:,} bytes, too big for a board file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{name}: not a board text file (not UTF-8 text)") from None
+    if "\x00" in text:
+        raise InputError(f"{name}: not a board text file (binary data)")
+    try:
+        return LoadedInput(parse_board(text))
+    except BoardError as err:
+        raise InputError(f"{name}: {err}") from None
+
+
+def _starts_like_image(file: Path) -> bool:
+    try:
+        with file.open("rb") as handle:
+            return _is_image(handle.read(16))
+    except OSError:
+        return False  # reading it again below reports the error
+
+
+def _is_image(data: bytes) -> bool:
+    return (
+        data.startswith(_IMAGE_MAGIC)
+        or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
+        or data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftypheim")
+    )
+
+
+def _image_reader() -> Callable[..., Any] | None:
+    """vision's ``read_image``, or None while the vision package has none (or cannot load)."""
+    for module_name in ("vision", "vision.pipeline"):
+        try:
+            module = importlib.import_module(module_name)
+        except Exception:  # a missing or broken optional dependency (cv2, ...) means no reader
+            continue
+        reader = getattr(module, "read_image", None)
+        if callable(reader):
+            return reader
+    return None
+
+
+def _read_image(name: str, source: str | bytes) -> LoadedInput:
+    reader = _image_reader()
+    if reader is None:
+        raise InputError(f"{name}: is an image; reading images needs the vision package")
+    try:
+        reading = reader(source)
+    except Exception as err:  # the vision code's own errors; the CLI must never show a traceback
+        message = " ".join(str(err).split()) or type(err).__name__
+        raise InputError(f"{name}: cannot read the image ({message})") from None
+    return LoadedInput(reading.board, reading)
+
+
+# ---- score ---------------------------------------------------------------------------------
+
+
+def _score_json(name: str, loaded: LoadedInput, score: Score) -> dict:
+    result = {"file": name, **score.to_dict()}
+    reading_warnings = list(getattr(loaded.reading, "warnings", ()) or ())
+    result["warnings"] = reading_warnings + result["warnings"]
+    return result
+
+
+def _score_text(name: str, loaded: LoadedInput, score: Score) -> str:
+    size = score.board.size
+    lines = [f"{name} ({size}×{size})"]
+    lines += [f"    {row}" for row in score.board.rows_text()]
+    crowned = [region for region in score.regions if region.crowns]
+    if crowned:
+        lines.append("  Regions with crowns:")
+        for region in crowned:
+            r, c = region.cells[0]
+            crowns = "crown " if region.crowns == 1 else "crowns"
+            lines.append(
+                f"    {region.terrain.value:<9} {region.size:>2} cells × {region.crowns} {crowns}"
+                f" = {region.points:>3}   (from row {r + 1}, column {c + 1})"
+            )
+    else:
+        lines.append("  No region has a crown.")
+    others = len(score.regions) - len(crowned)
+    if others:
+        lines.append(f"  {others} regions without crowns score 0.")
+    lines.append(f"  Base: {score.base}")
+    for bonus in (score.middle_kingdom, score.harmony):
+        lines.append(f"  {bonus.name}: +{bonus.points}. {bonus.reason}")
+    lines.append(
+        f"  Total: {score.total} (largest region {score.largest_region} cells, "
+        f"{score.crowns} crowns)"
+    )
+    warnings = list(getattr(loaded.reading, "warnings", ()) or ()) + list(score.warnings)
+    lines += [f"  Warning: {warning}" for warning in warnings]
+    return "\n".join(lines)
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    rules = Rules(middle_kingdom=not args.no_middle_kingdom, harmony=not args.no_harmony)
+    status = EXIT_OK
+    for path in args.files:
+        name = "<stdin>" if path == "-" else path
+        try:
+            loaded = load_input(path)
+        except InputError as err:
+            _error(str(err))
+            status = EXIT_BAD_INPUT
+            continue
+        score = score_board(loaded.board, rules)
+        if args.json:
+            print(json.dumps(_score_json(name, loaded, score)), flush=True)
+        else:
+            print(_score_text(name, loaded, score), end="\n\n", flush=True)
+    return status
+
+
+# ---- rank ----------------------------------------------------------------------------------
+
+
+def _cmd_rank(args: argparse.Namespace) -> int:
+    rules = Rules(middle_kingdom=not args.no_middle_kingdom, harmony=not args.no_harmony)
+    status = EXIT_OK
+    scores: dict[str, Score] = {}
+    files: dict[str, str] = {}
+    for argument in args.players:
+        name, sep, path = argument.partition("=")
+        name = name.strip()
+        if not sep or not name or not path:
+            _error(f"{argument}: give each player as NAME=FILE, e.g. Anna=anna.txt")
+            status = EXIT_BAD_INPUT
+            continue
+        if name in scores:
+            _error(f"{argument}: {name} is given twice; names must differ")
+            status = EXIT_BAD_INPUT
+            continue
+        try:
+            loaded = load_input(path)
+        except InputError as err:
+            _error(f"{name}: {err}")
+            status = EXIT_BAD_INPUT
+            continue
+        scores[name] = score_board(loaded.board, rules)
+        files[name] = path
+    try:
+        ranking = rank_players(scores)
+    except ValueError as err:
+        _error(f"cannot rank: {err}")
+        return EXIT_BAD_INPUT
+    game_warnings = check_game({name: score.board for name, score in scores.items()})
+    if args.json:
+        result = {
+            "standings": [
+                {
+                    "place": s.place,
+                    "name": s.name,
+                    "file": files[s.name],
+                    "total": s.total,
+                    "largest_region": s.largest_region,
+                    "crowns": s.crowns,
+                }
+                for s in ranking.standings
+            ],
+            "winners": list(ranking.winners),
+            "explanations": list(ranking.explanations),
+            "warnings": list(game_warnings),
+            "scores": {name: {"file": files[name], **s.to_dict()} for name, s in scores.items()},
+        }
+        print(json.dumps(result))
+        return status
+    width = max(len(s.name) for s in ranking.standings)
+    for s in ranking.standings:
+        print(
+            f"{s.place}. {s.name:<{width}}  {s.total:>3} points  "
+            f"(largest region {s.largest_region} cells, {s.crowns} crowns)"
+        )
+    for sentence in ranking.explanations or ("The totals decide every place.",):
+        print(sentence)
+    for name, score in scores.items():
+        for warning in score.warnings:
+            print(f"Warning ({name}): {warning}")
+    for warning in game_warnings:
+        print(f"Warning: {warning}")
+    return status
+
+
+# ---- entry point ---------------------------------------------------------------------------
+
+
+def _error(message: str) -> None:
+    print(f"kingdomino: {' '.join(message.split())}", file=sys.stderr)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One line instead of argparse's usage block: scripts read the message, people --help.
+        _error(f"{message} (see {self.prog} --help)")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="kingdomino", description="Score Kingdomino kingdoms and rank players.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def add_rules(command: argparse.ArgumentParser) -> None:
+        command.add_argument("--json", action="store_true", help="print JSON, one object a line")
+        command.add_argument(
+            "--no-middle-kingdom", action="store_true", help="play without the +10 castle bonus"
+        )
+        command.add_argument(
+            "--no-harmony", action="store_true", help="play without the +5 full-kingdom bonus"
+        )
+
+    score = commands.add_parser("score", help="score each kingdom", description=__doc__)
+    score.add_argument("files", nargs="+", metavar="FILE", help="board text/JSON file; - = stdin")
+    add_rules(score)
+    score.set_defaults(run=_cmd_score)
+
+    rank = commands.add_parser("rank", help="rank 2-4 players of one game", description=__doc__)
+    rank.add_argument("players", nargs="+", metavar="NAME=FILE", help="a player and their board")
+    add_rules(rank)
+    rank.set_defaults(run=_cmd_rank)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # Reasons contain "×" and "–"; a terminal without UTF-8 gets an escape, not a crash.
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
+    args = _parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # e.g. `kingdomino score ... | head -1`
+        sys.stderr.close()
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

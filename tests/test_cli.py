@@ -1,0 +1,260 @@
+"""The ``kingdomino`` command: its JSON contract, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kingdomino_cli
+from kingdomino_cli import main
+from scoring import parse_board
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Made of real dominoes (no warning). Base 13: wheat 3 cells × 1, forest 3 × 1, mine 1 × 3,
+# mine 1 × 2, lake 1 × 1, grassland 1 × 1; both bonuses: 28. Largest region 3, crowns 9.
+BOARD = """\
+W0 W0 W1 F0 L0
+F0 F0 F1 L0 L0
+G0 G0 C  S0 S0
+S0 W0 G1 W0 L0
+M2 W0 M3 L1 W0
+"""
+# For ranking (tile-set warnings do not matter there): both total 35, largest region 5 ...
+ANNA = """\
+W1 W0 F1 F0 F0
+W1 W0 F0 G0 L1
+S2 G0 C  G0 L0
+S0 M0 G0 G0 L0
+W0 W0 M0 G0 L0
+"""
+# ... and 6 (wheat 6 cells × 2, lake 4 × 1, swamp 2 × 2).
+BEN = """\
+W1 W1 W0 F0 F0
+W0 W0 W0 G0 L1
+S2 G0 C  G0 L0
+S0 M0 G0 G0 L0
+F0 F0 M0 G0 L0
+"""
+CONTRACT_KEYS = {
+    "file",
+    "size",
+    "grid",
+    "regions",
+    "base",
+    "middle_kingdom",
+    "harmony",
+    "total",
+    "largest_region",
+    "crowns",
+    "warnings",
+}
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "kingdomino_cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def board_file(tmp_path: Path) -> Path:
+    path = tmp_path / "anna.txt"
+    path.write_text(BOARD)
+    return path
+
+
+def test_score_json_contract(board_file):
+    result = run("score", "--json", str(board_file))
+    assert result.returncode == 0, result.stderr
+    (line,) = result.stdout.splitlines()
+    record = json.loads(line)
+    assert set(record) >= CONTRACT_KEYS
+    assert record["file"] == str(board_file)
+    assert record["size"] == 5
+    assert record["grid"] == parse_board(BOARD).rows_text()
+    assert (record["base"], record["middle_kingdom"], record["harmony"]) == (13, 10, 5)
+    assert (record["total"], record["largest_region"], record["crowns"]) == (28, 3, 9)
+    assert record["warnings"] == []
+    wheat = record["regions"][0]
+    assert wheat == {
+        "terrain": "wheat",
+        "cells": [[0, 0], [0, 1], [0, 2]],
+        "crowns": 1,
+        "points": 3,
+    }
+    assert sum(len(r["cells"]) for r in record["regions"]) == 24
+
+
+def test_score_json_one_line_per_input_and_stdin(board_file):
+    result = run("score", "--json", str(board_file), "-", stdin=ANNA)
+    assert result.returncode == 0, result.stderr
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert (first["file"], second["file"]) == (str(board_file), "<stdin>")
+    assert (first["total"], second["total"]) == (28, 35)
+
+
+def test_optional_rules_can_be_switched_off(board_file):
+    result = run("score", "--json", "--no-middle-kingdom", "--no-harmony", str(board_file))
+    record = json.loads(result.stdout)
+    assert (record["middle_kingdom"], record["harmony"], record["total"]) == (0, 0, 13)
+
+
+def test_score_readable_breakdown(board_file):
+    result = run("score", str(board_file))
+    assert result.returncode == 0
+    out = result.stdout
+    assert "mine       1 cells × 3 crowns =   3" in out
+    assert "wheat      3 cells × 1 crown  =   3" in out
+    assert "Base: 13" in out
+    assert "Middle Kingdom: +10. The castle (row 3, column 3) is the centre cell" in out
+    assert "Harmony: +5." in out
+    assert "Total: 28 (largest region 3 cells, 9 crowns)" in out
+
+
+def test_bad_inputs_exit_2_with_one_line_each_and_good_ones_are_still_scored(tmp_path, board_file):
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(bytes(range(256)) * 8)
+    huge = tmp_path / "huge.txt"
+    huge.write_text("W0 " * 400_000)
+    ragged = tmp_path / "ragged.txt"
+    ragged.write_text(BOARD.replace("S0 W0 G1 W0 L0", "S0 W0 G1 W0"))
+    unknown = tmp_path / "unknown.txt"
+    unknown.write_text(BOARD.replace("S0 W0 G1", "S0 Q0 G1"))
+    inputs = [tmp_path / "missing.txt", tmp_path, junk, huge, ragged, unknown, board_file]
+    result = run("score", "--json", *map(str, inputs))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    errors = result.stderr.splitlines()
+    assert len(errors) == 6
+    assert errors[0].endswith("missing.txt: no such file")
+    assert "is a directory" in errors[1]
+    assert "not a board text file" in errors[2]
+    assert "too big for a board file" in errors[3]
+    assert "ragged.txt: row 4: has 4 cells but the board has 5 rows" in errors[4]
+    assert "unknown.txt: row 4, column 2: unknown token 'Q0'" in errors[5]
+    (scored,) = result.stdout.splitlines()
+    assert json.loads(scored)["file"] == str(board_file)
+
+
+def test_usage_errors_are_one_line_too():
+    result = run("score")
+    assert result.returncode == 2
+    assert len(result.stderr.splitlines()) == 1
+    assert "kingdomino score --help" in result.stderr
+    assert run("frobnicate").returncode == 2
+
+
+def test_rank_explains_the_tie_break(tmp_path):
+    anna, ben = tmp_path / "anna.txt", tmp_path / "ben.txt"
+    anna.write_text(ANNA)
+    ben.write_text(BEN)
+    result = run("rank", f"Anna={anna}", f"Ben={ben}")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("1. Ben ") and lines[1].startswith("2. Anna")
+    assert "Ben and Anna both have 35; Ben's largest region, 6 cells, beats Anna's 5." in lines
+
+
+def test_rank_json_and_shared_place(board_file):
+    result = run("rank", "--json", f"Anna={board_file}", f"Ben={board_file}")
+    assert result.returncode == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert [(s["place"], s["name"]) for s in record["standings"]] == [(1, "Anna"), (1, "Ben")]
+    assert record["winners"] == ["Anna", "Ben"]
+    assert record["explanations"][0].endswith("they share first place.")
+    assert record["scores"]["Anna"]["total"] == 28
+    # The same kingdom twice needs every domino twice: the game check names both players.
+    assert any("Anna and Ben together have" in w for w in record["warnings"])
+
+
+def test_rank_bad_input(tmp_path, board_file):
+    result = run("rank", f"Anna={board_file}")
+    assert result.returncode == 2
+    assert "2 to 4 players, got 1" in result.stderr
+    result = run(
+        "rank", f"Anna={board_file}", "Ben", f"Cara={tmp_path / 'nope.txt'}", f"Dan={board_file}"
+    )
+    assert result.returncode == 2
+    assert "Ben: give each player as NAME=FILE" in result.stderr
+    assert "Cara: " in result.stderr and "no such file" in result.stderr
+    assert result.stdout.startswith("1. Anna")  # the two good players are still ranked
+    result = run("rank", f"Anna={board_file}", f"anna={board_file}")
+    assert result.returncode == 2 and "names must differ" in result.stderr
+
+
+def test_in_process_main(board_file, capsys):
+    assert main(["score", "--json", str(board_file)]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 28
+
+
+def test_console_script(board_file):
+    script = shutil.which("kingdomino")
+    if script is None:
+        pytest.skip("the project is not installed (pip install -e .)")
+    result = subprocess.run(
+        [script, "score", "--json", str(board_file)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and json.loads(result.stdout)["total"] == 28
+
+
+def test_images_go_to_vision_when_it_can_read_them(tmp_path, monkeypatch, capsys):
+    photo = tmp_path / "kingdom.jpg"
+    photo.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+
+    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: None)
+    assert main(["score", str(photo)]) == 2
+    assert "reading images needs the vision package" in capsys.readouterr().err
+
+    class FakeReading:
+        board = parse_board(BOARD)
+        warnings = ("crown count unsure at row 1, column 1",)
+
+    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: lambda source: FakeReading())
+    assert main(["score", "--json", str(photo)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["total"] == 28
+    assert record["warnings"] == ["crown count unsure at row 1, column 1"]
+
+    def broken(source):
+        raise RuntimeError("no model\nfile")
+
+    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: broken)
+    assert main(["score", str(photo)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"kingdomino: {photo}: cannot read the image (no model file)"
+    )
+
+
+def test_image_bytes_are_recognised_without_an_image_extension(tmp_path, monkeypatch):
+    png = tmp_path / "scan.dat"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 32)
+    sources = []
+
+    class FakeReading:
+        board = parse_board(BOARD)
+
+    def reader(source):
+        sources.append(source)
+        return FakeReading()
+
+    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: reader)
+    board, reading = kingdomino_cli.load_input(str(png))
+    assert sources == [str(png)]
+    assert board == FakeReading.board and isinstance(reading, FakeReading)
+
+
+def test_load_input_returns_board_and_no_reading_for_board_files(board_file):
+    board, reading = kingdomino_cli.load_input(str(board_file))
+    assert board == parse_board(BOARD)
+    assert reading is None
