@@ -116,7 +116,19 @@ def find_board(
             full, size or straight_size, straightened=True, image_shape=shape
         )
 
-    mask, warnings = _kingdom_mask(small)
+    try:
+        mask, warnings = _kingdom_mask(small)
+    except NoBoardFound:
+        mask, warnings = None, ()
+    h, w = shape
+    about_square = 0.8 <= w / h <= 1.25
+    if about_square and (mask is None or mask.mean() > 0.8 * 255):
+        # No table to be seen around it: a tightly cropped, already straightened board.
+        full = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+        found = size or _size_inside(image, full)
+        return location_from_corners(full, found, straightened=True, image_shape=shape)
+    if mask is None:
+        _kingdom_mask(small)  # raises the NoBoardFound with its message
     quad = _initial_quad(mask)
     frame, size, lattice_warnings = _fit_lattice(small, mask, quad, size)
     return location_from_corners(
@@ -229,8 +241,9 @@ def _size_inside(image: np.ndarray, corners: np.ndarray) -> int:
 
 # --- 1. already straightened? -----------------------------------------------------------------
 
-# Measured on the aau boards: the true size scores 2.8-6.8, the wrong one 1.5-2.6.
-STRAIGHT_MIN_SCORE = 2.4
+# Measured on the aau boards (mean of the row and column scores): the true size scores 2.5-6,
+# the wrong one 1.2-2.5, so we also ask the winner to beat the other size clearly.
+STRAIGHT_MIN_SCORE = 2.0
 STRAIGHT_MIN_RATIO = 1.3
 
 
@@ -258,7 +271,12 @@ BORDER_BAND = 0.04  # fraction of the short side sampled as "table"
 TABLE_CLUSTERS = 4
 MIN_CLUSTER_SHARE = 0.08  # a border colour this common is table, not a tile poking in
 TABLE_DISTANCE = 4.0  # Mahalanobis distance beyond which a pixel is not table
-MIN_KINGDOM_SHARE = 0.01  # of the image area
+MIN_KINGDOM_SHARE = 0.01
+# Light and shadow change a table's lightness across the photo far more than its colour, and the
+# border band does not see all of it: every table colour gets this much extra lightness spread
+# (Lab units, 0-255 scale) and a little extra colour spread.
+EXTRA_LIGHTNESS_SD = 20.0
+EXTRA_COLOUR_SD = 1.5  # of the image area
 
 
 def _kingdom_mask(small: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -356,7 +374,8 @@ def _table_distance(lab: np.ndarray, samples: np.ndarray) -> np.ndarray:
             continue
         mean = members.mean(axis=0)
         # Regularised so a perfectly flat background does not make every speck "not table".
-        cov = np.cov(members.T) + np.eye(3) * 2.0
+        extra = np.diag([EXTRA_LIGHTNESS_SD**2, EXTRA_COLOUR_SD**2, EXTRA_COLOUR_SD**2])
+        cov = np.cov(members.T) + extra
         inv = np.linalg.inv(cov).astype(np.float32)
         diff = pixels - mean.astype(np.float32)
         d2 = np.einsum("ij,jk,ik->i", diff, inv, diff)
@@ -572,6 +591,12 @@ def _refine_on_edges(
             break
         keep = new_keep
     if correction is None or abs(np.linalg.det(correction)) < 1e-6:
+        return to_lattice
+    # A step that moves a frame corner further than the search window is a fit to something
+    # else (a printed line, a shadow): keep the previous estimate.
+    frame = np.array([[0, 0], [cells_x, 0], [cells_x, cells_y], [0, cells_y]], float) * P + margin
+    moved = cv2.perspectiveTransform(frame.reshape(-1, 1, 2), correction).reshape(4, 2)
+    if np.abs(moved - frame).max() > 1.5 * half:
         return to_lattice
     return correction @ to_lattice
 

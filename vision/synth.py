@@ -137,6 +137,9 @@ def make_scene(seed: int, photo_long_side: int = 1600) -> Scene:
     placed = placed * (1 - tilt * (placed @ towards / (kingdom_px / 2)))[:, None]
     placed += rng.normal(0, 0.01 * kingdom_px, placed.shape)
     extent = placed.max(axis=0) - placed.min(axis=0)
+    # The whole kingdom in the frame (players are told to), with a small border.
+    shrink = min(1.0, 0.96 * min(width / extent[0], height / extent[1]))
+    placed, extent = placed * shrink, extent * shrink
     free = np.array([width, height]) - extent
     offset = -placed.min(axis=0) + rng.uniform(0.1, 0.9, 2) * np.maximum(free, 0)
     corners = placed + offset
@@ -353,7 +356,11 @@ def _other_pieces(rng, photo: np.ndarray, corners: np.ndarray) -> None:
             x0, x1 = start, start + (x1 - x0) // 3
         else:
             y0, y1 = start, start + (y1 - y0) // 3
-        cv2.rectangle(photo, (x0, y0), (x1, y1), colour, -1)
+        near_kingdom = np.zeros((height, width), np.uint8)
+        cv2.fillConvexPoly(near_kingdom, corners.astype(np.int32), 1)
+        near_kingdom = cv2.dilate(near_kingdom, np.ones((41, 41), np.uint8))
+        if not near_kingdom[y0:y1, x0:x1].any():
+            cv2.rectangle(photo, (x0, y0), (x1, y1), colour, -1)
     if rng.random() < 0.3:
         for _ in range(int(rng.integers(1, 4))):
             colour = tuple(float(v) for v in rng.uniform(30, 230, 3))
