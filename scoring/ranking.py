@@ -49,6 +49,8 @@ class _Wording:
     largest: Callable[[int], str]  # "a largest region of 9 cells"
     largest_beats: Callable[[str, int, str, int], str]  # "Anna's largest region, 9 cells, ..."
     crowns: Callable[[int], str]  # "6 crowns"
+    largest_order: str  # "on largest region", for three or more players
+    crowns_order: str  # "on crowns"
 
 
 _GAME = _Wording(
@@ -56,6 +58,8 @@ _GAME = _Wording(
     largest=lambda n: f"a largest region of {n} cells",
     largest_beats=lambda a, m, b, n: f"{a}'s largest region, {m} cells, beats {b}'s {n}",
     crowns=lambda n: f"{n} crowns",
+    largest_order="on largest region",
+    crowns_order="on crowns",
 )
 _DYNASTY = _Wording(
     total=lambda n: f"{n} over the games",
@@ -64,6 +68,8 @@ _DYNASTY = _Wording(
         f"{a}'s largest regions add up to {m} cells, beating {b}'s {n}"
     ),
     crowns=lambda n: f"{n} crowns in all",
+    largest_order="on largest regions added up",
+    crowns_order="on crowns over the games",
 )
 
 
@@ -194,7 +200,7 @@ def _explain_total_tie(
             f"{_names(run)} ({run[0][2]} cells{' each' if len(run) > 1 else ''})"
             for run in by_largest
         ]
-        decision = "on largest region the order is " + ", then ".join(steps)
+        decision = f"{wording.largest_order} the order is " + ", then ".join(steps)
     sentences = [f"{subject} {wording.total(group[0][1])}; {decision}."]
     for run in by_largest:
         if len(run) > 1:
@@ -220,7 +226,7 @@ def _explain_crowns(
         steps = [
             f"{_names(run)} ({run[0][3]}{' each' if len(run) > 1 else ''})" for run in by_crowns
         ]
-        decision = "on crowns the order is " + ", then ".join(steps)
+        decision = f"{wording.crowns_order} the order is " + ", then ".join(steps)
         shared = [run for run in by_crowns if len(run) > 1]
         for run in shared:
             place = next(s.place for s in standings if s.name == run[0][0])

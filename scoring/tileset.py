@@ -9,10 +9,11 @@ Two kinds of warning, never errors (a photo may be misread; the user decides):
   (an unordered pair of halves) instead of numbering dominoes.
 
 The cover search is a depth-first search that always extends the most constrained cell (fewest
-possible partners), drops any state where a connected group of uncovered cells cannot be tiled
-by dominoes (odd size, or unequal black and white cells of the checkerboard: a domino always
-covers one of each), remembers states that failed, and gives up after a fixed number of steps
-with a "could not verify" warning rather than hang.
+possible partners). It drops any state where a connected group of uncovered cells cannot be
+tiled by dominoes (odd size, or unequal black and white cells of the checkerboard: a domino
+always covers one of each) or where the cells of one kind cannot all find a partner, remembers
+states that failed, and gives up after a fixed number of steps with a "could not verify" warning
+rather than hang.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from scoring.board import Board, Cell, Terrain
@@ -109,10 +110,11 @@ def _land(board: Board) -> list[tuple[int, int, Cell]]:
     return [(r, c, cell) for r, c, cell in board.iter_cells() if cell.terrain.is_land]
 
 
-def _count_warnings(land: Sequence[tuple[str, Cell]], subject: str = "The kingdom") -> list[str]:
+def _count_warnings(land: Sequence[tuple[str, Cell]], subject: str) -> list[str]:
     """Warnings for more cells of a terrain, or of a terrain with given crowns, than the set has.
 
-    ``land`` holds (where the cell is, the cell); ``subject`` starts the sentence.
+    ``land`` holds (where the cell is, the cell); ``subject`` starts the sentence ("The kingdom
+    has", "Anna and Ben together have").
     """
     warnings = []
     set_terrain = Counter()
@@ -305,7 +307,7 @@ def cover_kingdom(board: Board, budget: int = SEARCH_BUDGET) -> CoverResult:
     return find_cover([cell for _, _, cell in land], neighbours, black, budget)
 
 
-@cache
+@lru_cache(maxsize=1024)  # the app rescores the same boards on every rerun
 def check_kingdom(board: Board) -> tuple[str, ...]:
     """Warnings (never errors) for a kingdom the real set cannot make; each names the cells."""
     land = _land(board)
@@ -361,39 +363,39 @@ def check_game(boards: Mapping[str, Board]) -> tuple[str, ...]:
     warnings = _count_warnings(land, f"{_and(names)} together have")
     if warnings:
         return tuple(warnings)
-    fine = [name for name in names if cover_kingdom(boards[name]).outcome is Outcome.SPLITS]
+    # Kingdoms that do not split on their own already carry their own warning.
+    covers = {name: cover_kingdom(boards[name]) for name in names}
+    fine = [name for name in names if covers[name].outcome is Outcome.SPLITS]
     if len(fine) < 2:
         return ()
     cells: list[Cell] = []
     neighbours: list[list[int]] = []
     black: list[bool] = []
-    owners: list[tuple[str, int, int]] = []
-    for name in fine:
+    for name in fine:  # the kingdoms side by side as one graph, sharing one set of dominoes
         board_land = _land(boards[name])
         board_neighbours, board_black = _graph([(r, c) for r, c, _ in board_land])
         offset = len(cells)
         cells += [cell for _, _, cell in board_land]
         neighbours += [[offset + j for j in js] for js in board_neighbours]
         black += board_black
-        owners += [(name, r, c) for r, c, _ in board_land]
-    joint = find_cover(cells, neighbours, black, budget=SEARCH_BUDGET)
+    joint = find_cover(cells, neighbours, black)
     players = _and(fine)
     if joint.outcome is Outcome.UNKNOWN:
         return (f"Could not verify in time that {players} used distinct real dominoes.",)
     if joint.outcome is Outcome.SPLITS:
         return ()
-    return tuple(_overused(fine, boards)) or (
+    return tuple(_overused({name: covers[name] for name in fine}, boards)) or (
         f"{players} together cannot be built from one set of dominoes: some domino is needed "
         "twice; check their cells.",
     )
 
 
-def _overused(names: Sequence[str], boards: Mapping[str, Board]) -> list[str]:
+def _overused(covers: Mapping[str, CoverResult], boards: Mapping[str, Board]) -> list[str]:
     """Domino kinds that the kingdoms' own splits use more often than the set has them."""
     used: dict[tuple[Cell, Cell], list[str]] = {}
-    for name in names:
+    for name, cover in covers.items():
         land = _land(boards[name])
-        for i, j in cover_kingdom(boards[name]).pairs:
+        for i, j in cover.pairs:
             (r1, c1, a), (r2, c2, b) = land[i], land[j]
             used.setdefault(_domino_kind(a, b), []).append(
                 f"{name} at {_where(r1, c1)} and {_where(r2, c2)}"

@@ -163,3 +163,15 @@ def test_dynasty_in_progress_and_invalid():
         rank_dynasty([{"Anna": Line(1), "Ben": Line(2)}] * 4)
     with pytest.raises(ValueError, match="game 2 has players Anna, Cara"):
         rank_dynasty([{"Anna": Line(1), "Ben": Line(2)}, {"Anna": Line(1), "Cara": Line(2)}])
+
+
+def test_dynasty_three_way_tie_uses_dynasty_wording():
+    game = {"Anna": Line(40, 5, 1), "Ben": Line(40, 3, 2), "Cara": Line(40, 3, 1)}
+    result = rank_dynasty([game] * 3)
+    assert places(result.overall) == [(1, "Anna"), (2, "Ben"), (3, "Cara")]
+    assert result.overall.explanations == (
+        "Anna, Ben and Cara all have 120 over the games; on largest regions added up the order "
+        "is Anna (15 cells), then Ben and Cara (9 cells each).",
+        "Ben and Cara also both have largest regions adding up to 9 cells; "
+        "Ben's 6 crowns in all beat Cara's 3.",
+    )

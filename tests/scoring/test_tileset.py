@@ -168,7 +168,27 @@ def test_the_mighty_duel_photos_use_each_domino_once(shared_dir):
     assert check_game(game) == ()
 
 
-def test_two_kingdoms_needing_one_domino_twice_are_named():
+def test_two_kingdoms_needing_the_one_wheat_forest_domino_are_named():
+    # Counts are fine (2 W0, 2 F0), but W0+F0 ([13]) exists once and each kingdom needs it.
+    lone = parse_board(
+        """
+        W0 F0 .  .  .
+        .  .  .  .  .
+        .  .  C  .  .
+        .  .  .  .  .
+        .  .  .  .  .
+        """
+    )
+    assert check_kingdom(lone) == ()
+    (warning,) = check_game({"Anna": lone, "Ben": lone})
+    assert warning == (
+        "The domino wheat without crown + forest without crown is needed 2 times (Anna at "
+        "row 1, column 1 and row 1, column 2; Ben at row 1, column 1 and row 1, column 2) but "
+        "the set has only 1."
+    )
+
+
+def test_two_kingdoms_needing_more_squares_than_the_set_has_are_named():
     anna = parse_board(REAL)
     # Ben's kingdom is fine alone but also needs [48] W0+M3 (and [46] S0+M2).
     ben = parse_board(
