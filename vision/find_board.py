@@ -129,8 +129,7 @@ def find_board(
         return location_from_corners(full, found, straightened=True, image_shape=shape)
     if mask is None:
         _kingdom_mask(small)  # raises the NoBoardFound with its message
-    quad = _initial_quad(mask)
-    frame, size, lattice_warnings = _fit_lattice(small, mask, quad, size)
+    frame, size, lattice_warnings = _fit_lattice(small, mask, _initial_quads(mask), size)
     return location_from_corners(
         frame / scale, size, warnings + lattice_warnings, image_shape=shape
     )
@@ -256,7 +255,7 @@ def _straightened_size(gradients: tuple[np.ndarray, np.ndarray]) -> int | None:
     # Column profile of x-gradients (vertical lines) and row profile of y-gradients.
     col_profile = cv2.GaussianBlur(gx.mean(axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
     row_profile = cv2.GaussianBlur(gy.mean(axis=1).reshape(1, -1), (0, 0), 1.0).ravel()
-    scores = {n: min(_comb_score(col_profile, n), _comb_score(row_profile, n)) for n in (5, 7)}
+    scores = {n: (_comb_score(col_profile, n) + _comb_score(row_profile, n)) / 2 for n in SIZES}
     best = max(scores, key=scores.get)
     other = scores[12 - best]
     if scores[best] < STRAIGHT_MIN_SCORE or scores[best] < STRAIGHT_MIN_RATIO * other:
@@ -386,26 +385,32 @@ def _table_distance(lab: np.ndarray, samples: np.ndarray) -> np.ndarray:
 # --- 3. a first quadrilateral -----------------------------------------------------------------
 
 
-def _initial_quad(mask: np.ndarray) -> np.ndarray:
-    """Four corners (TL, TR, BR, BL) around the kingdom blob, sides fitted to its outline."""
+def _initial_quads(mask: np.ndarray) -> list[np.ndarray]:
+    """Candidate corners (TL, TR, BR, BL) around the kingdom blob, sides fitted to its outline.
+
+    Two candidates: the convex hull simplified to four corners (right for complete kingdoms,
+    whatever the perspective) and the minimum-area rectangle (right for ragged outlines, whose
+    hull cuts corners diagonally). The lattice decides between them.
+    """
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contour = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float32)
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
-    quad = None
+    candidates = [cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)]
     for fraction in (0.01, 0.02, 0.03, 0.05, 0.08):
         approx = cv2.approxPolyDP(hull, fraction * perimeter, True)
         if len(approx) == 4:
-            quad = approx.reshape(4, 2).astype(np.float64)
+            candidates.append(approx.reshape(4, 2).astype(np.float64))
             break
         if len(approx) < 4:
             break
-    hull_area = cv2.contourArea(hull)
-    if quad is None or cv2.contourArea(quad.astype(np.float32)) < 0.9 * hull_area:
-        # A ragged outline: its minimum-area rectangle follows the lattice better.
-        quad = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)
-    quad = _order_corners(quad)
-    return _refit_sides(quad, contour, tolerance=0.02 * perimeter)
+    quads = []
+    for quad in candidates:
+        quad = _order_corners(quad)
+        for tolerance in (0.03, 0.015, 0.008):
+            quad = _refit_sides(quad, contour, tolerance=tolerance * perimeter)
+        quads.append(_order_corners(quad))
+    return quads
 
 
 def _refit_sides(quad: np.ndarray, contour: np.ndarray, tolerance: float) -> np.ndarray:
@@ -448,10 +453,15 @@ SEARCH_LONG_SIDE = 256  # size of the straightened view used to count cells
 
 
 def _fit_lattice(
-    small: np.ndarray, mask: np.ndarray, quad: np.ndarray, size: int | None
+    small: np.ndarray, mask: np.ndarray, quads: list[np.ndarray], size: int | None
 ) -> tuple[np.ndarray, int, tuple[str, ...]]:
-    """The N×N frame's corners in ``small`` pixels, N, and warnings."""
-    cells_x, cells_y = _count_cells(small, quad)
+    """The N×N frame's corners in ``small`` pixels, N, and warnings.
+
+    Of the candidate quadrilaterals, the one whose straightened view shows the clearest lattice
+    of tile edges wins.
+    """
+    counted = [(_count_cells(small, quad), quad) for quad in quads]
+    (cells_x, cells_y, _), quad = max(counted, key=lambda item: item[0][2])
     margin = LATTICE_PX // 2
     # to_lattice maps small-image pixels to lattice pixels: cell (c, r) spans
     # [margin + c*P, margin + (c+1)*P] in x, same in y, P = LATTICE_PX.
@@ -497,8 +507,8 @@ def _fit_lattice(
     return frame, size, warnings
 
 
-def _count_cells(small: np.ndarray, quad: np.ndarray) -> tuple[int, int]:
-    """How many cells the quadrilateral spans along x (TL→TR) and y (TL→BL)."""
+def _count_cells(small: np.ndarray, quad: np.ndarray) -> tuple[int, int, float]:
+    """How many cells the quadrilateral spans along x (TL→TR) and y (TL→BL), and how clearly."""
     width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
     scale = SEARCH_LONG_SIDE / max(width, height)
@@ -522,8 +532,8 @@ def _count_cells(small: np.ndarray, quad: np.ndarray) -> tuple[int, int]:
             "no kingdom found: the shape found is too long and thin for a kingdom; take the photo"
             " from above, or tap the kingdom's four corners"
         )
-    _, kx, ky = max(candidates)
-    return kx, ky
+    score, kx, ky = max(candidates)
+    return kx, ky, score
 
 
 def _refine_on_edges(
