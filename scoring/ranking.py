@@ -57,7 +57,7 @@ _GAME = _Wording(
     total=lambda n: f"{n}",
     largest=lambda n: f"a largest region of {n} cells",
     largest_beats=lambda a, m, b, n: f"{a}'s largest region, {m} cells, beats {b}'s {n}",
-    crowns=lambda n: f"{n} crowns",
+    crowns=lambda n: f"{n} crown{'' if n == 1 else 's'}",
     largest_order="on largest region",
     crowns_order="on crowns",
 )
@@ -67,7 +67,7 @@ _DYNASTY = _Wording(
     largest_beats=lambda a, m, b, n: (
         f"{a}'s largest regions add up to {m} cells, beating {b}'s {n}"
     ),
-    crowns=lambda n: f"{n} crowns in all",
+    crowns=lambda n: f"{n} crown{'' if n == 1 else 's'} in all",
     largest_order="on largest regions added up",
     crowns_order="on crowns over the games",
 )
@@ -171,15 +171,15 @@ def _groups(lines: list[_Line], key: int) -> list[list[_Line]]:
 
 
 def _names(group: Sequence[_Line]) -> str:
-    names = [line[0] for line in group]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return _facts([line[0] for line in group])
 
 
 def _both(group: Sequence[_Line]) -> str:
     return "both" if len(group) == 2 else "all"
 
 
-def _facts(facts: list[str]) -> str:
+def _facts(facts: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
     return facts[0] if len(facts) == 1 else ", ".join(facts[:-1]) + " and " + facts[-1]
 
 
@@ -221,7 +221,8 @@ def _explain_crowns(
         return f"{subject} {_facts(facts)}: they share {_ORDINALS[place - 1]} place."
     if len(group) == 2:
         (winner, *_, most), (loser, *_, fewer) = group
-        decision = f"{winner}'s {wording.crowns(most)} beat {loser}'s {fewer}"
+        verb = "beats" if most == 1 else "beat"
+        decision = f"{winner}'s {wording.crowns(most)} {verb} {loser}'s {fewer}"
     else:
         steps = [
             f"{_names(run)} ({run[0][3]}{' each' if len(run) > 1 else ''})" for run in by_crowns

@@ -175,3 +175,10 @@ def test_dynasty_three_way_tie_uses_dynasty_wording():
         "Ben and Cara also both have largest regions adding up to 9 cells; "
         "Ben's 6 crowns in all beat Cara's 3.",
     )
+
+
+def test_one_crown_is_singular():
+    ranking = rank_players({"Anna": Line(20, 3, 0), "Ben": Line(20, 3, 1)})
+    assert ranking.explanations == (
+        "Ben and Anna both have 20 and a largest region of 3 cells; Ben's 1 crown beats Anna's 0.",
+    )
