@@ -365,8 +365,7 @@ def _table_distance(lab: np.ndarray, samples: np.ndarray) -> np.ndarray:
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     _, labels, _ = cv2.kmeans(samples, TABLE_CLUSTERS, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     labels = labels.ravel()
-    pixels = lab.reshape(-1, 3)
-    best = np.full(len(pixels), np.inf, np.float32)
+    best = np.full(lab.shape[:2], np.inf, np.float32)
     for k in range(TABLE_CLUSTERS):
         members = samples[labels == k]
         if len(members) < MIN_CLUSTER_SHARE * len(samples):
@@ -375,11 +374,14 @@ def _table_distance(lab: np.ndarray, samples: np.ndarray) -> np.ndarray:
         # Regularised so a perfectly flat background does not make every speck "not table".
         extra = np.diag([EXTRA_LIGHTNESS_SD**2, EXTRA_COLOUR_SD**2, EXTRA_COLOUR_SD**2])
         cov = np.cov(members.T) + extra
-        inv = np.linalg.inv(cov).astype(np.float32)
-        diff = pixels - mean.astype(np.float32)
-        d2 = np.einsum("ij,jk,ik->i", diff, inv, diff)
+        # Whitening (x - mean) with the inverse Cholesky factor makes the Mahalanobis distance a
+        # plain Euclidean one; cv2.transform applies the affine map to every pixel at once.
+        whiten = np.linalg.inv(np.linalg.cholesky(cov))
+        affine = np.hstack([whiten, -(whiten @ mean)[:, None]]).astype(np.float32)
+        white = cv2.transform(lab, affine)
+        d2 = cv2.multiply(white, white).sum(axis=2)
         np.minimum(best, d2, out=best)
-    return np.sqrt(best).reshape(lab.shape[:2])
+    return np.sqrt(best)
 
 
 # --- 3. a first quadrilateral -----------------------------------------------------------------
