@@ -150,9 +150,9 @@ class CoverResult:
     outcome: Outcome
     # When it splits: the dominoes found, as pairs of indices into the cells searched.
     pairs: tuple[tuple[int, int], ...] = ()
-    # When it cannot: the cell hardest to pair (most often left without a partner in the
-    # search, else the one with the fewest possible partners).
-    stuck: int | None = None
+    # When it cannot, what the search most often failed on: one cell left without a partner,
+    # or all cells of one kind (e.g. the M2 cells) that could not all find partners.
+    hardest: tuple[int, ...] = ()
     unpairable: tuple[int, ...] = ()  # cells no neighbour forms a real domino with
     steps: int = 0  # states the search expanded (for the benchmark and the budget)
 
@@ -188,7 +188,8 @@ def find_cover(
     black_mask = sum(1 << i for i in range(n) if black[i])
     everything = (1 << n) - 1
     failed: set[tuple[int, tuple[int, ...]]] = set()
-    stuck = Counter()
+    stuck = Counter()  # cell -> times the search found it without a partner
+    short_of = Counter()  # kind of cell -> times its cells could not all find partners
     pairs: list[tuple[int, int]] = []
     steps = 0
 
@@ -231,6 +232,7 @@ def find_cover(
             k = same_half_kind[h]
             doubles = available[k] if k is not None else 0
             if cells_left - 2 * doubles > partners[h].bit_count():
+                short_of[h] += 1
                 return False
         return True
 
@@ -280,12 +282,16 @@ def find_cover(
         return CoverResult(Outcome.UNKNOWN, steps=steps)
     if found:
         return CoverResult(Outcome.SPLITS, pairs=tuple(reversed(pairs)), steps=steps)
-    if stuck:
-        hardest = stuck.most_common(1)[0][0]
-    else:
-        hardest = min(range(n), key=lambda i: len(options[i]), default=None)
+    cell, cell_failures = (stuck.most_common(1) or [(None, 0)])[0]
+    kind, kind_failures = (short_of.most_common(1) or [(None, 0)])[0]
+    if kind_failures > cell_failures:
+        hardest = tuple(i for i in range(n) if half_of[i] == kind)
+    elif cell is not None:
+        hardest = (cell,)
+    else:  # refused before any search step: the cell with the fewest possible partners
+        hardest = (min(range(n), key=lambda i: len(options[i])),) if n else ()
     unpairable = tuple(i for i in range(n) if not options[i])
-    return CoverResult(Outcome.CANNOT_SPLIT, stuck=hardest, unpairable=unpairable, steps=steps)
+    return CoverResult(Outcome.CANNOT_SPLIT, hardest=hardest, unpairable=unpairable, steps=steps)
 
 
 def _graph(
@@ -340,10 +346,17 @@ def check_kingdom(board: Board) -> tuple[str, ...]:
                 f"{start}: no neighbour of {_and(cells)} forms a real domino with it; check "
                 f"{'that cell' if len(cells) == 1 else 'those cells'} and their neighbours.",
             )
-        r, c, cell = land[result.stuck]
+        if len(result.hardest) == 1:
+            r, c, cell = land[result.hardest[0]]
+            return (
+                f"{start}: a cell is probably misread. Look first at {_where(r, c)} "
+                f"({_describe(cell)}), the cell hardest to pair, and its neighbours.",
+            )
+        kind = land[result.hardest[0]][2]
+        places = [_where(r, c) for r, c, _ in (land[i] for i in result.hardest)]
         return (
-            f"{start}: a cell is probably misread. Look first at {_where(r, c)} "
-            f"({_describe(cell)}), the cell hardest to pair, and its neighbours.",
+            f"{start}: a cell is probably misread. Look first at the cells of {_describe(kind)} "
+            f"({_cell_list(places)}), which cannot all be paired, and their neighbours.",
         )
     return ()
 

@@ -76,9 +76,11 @@ def test_board_9_bonuses(shared_dir):
 
 def test_the_tile_set_check_flags_the_mislabelled_board_25(shared_dir):
     # The photo shows a swamp square (beige, cracked) at row 4, column 3, labelled W0; as wheat
-    # the kingdom would need the one M2+W0 domino twice. With the label fixed it splits.
+    # the kingdom would need the one M2+W0 domino twice. The warning points at the two M2 cells,
+    # both neighbours of the misread one. With the label fixed the kingdom splits.
     path = shared_dir / "datasets" / "aau-boards" / "boards" / "25.txt"
     (warning,) = score_board(parse_board(path.read_text())).warnings
     assert warning.startswith("The 22 tiles cannot be split into 11 distinct real dominoes")
+    assert "the cells of mine with 2 crowns (row 4, column 4; row 5, column 3)" in warning
     fixed = parse_board(path.read_text().replace("L1 F0 W0 M2 W0", "L1 F0 S0 M2 W0"))
     assert score_board(fixed).warnings == ()
