@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.load_image import ImageError
+
 SIZES = (5, 7)
 # Working resolution for the search: enough for 0.05-cell accuracy on a kingdom that fills a
 # third of the frame, small enough for a few tens of milliseconds per stage.
@@ -43,8 +45,12 @@ WORK_LONG_SIDE = 800
 LATTICE_PX = 40
 
 
-class NoBoardFound(ValueError):
-    """No kingdom in the photo; the message says what was seen and what to try."""
+class NoBoardFound(ImageError):
+    """No kingdom in the photo; the message says what was seen and what to try.
+
+    An ``ImageError`` (so a ``ValueError``): for a caller, a photo without a kingdom is an image
+    it cannot read, and one ``except ImageError`` handles both.
+    """
 
 
 @dataclass(frozen=True)
@@ -145,8 +151,8 @@ def _check_image(image: np.ndarray) -> None:
         raise ValueError(f"image must be H×W×3 BGR, got shape {image.shape}")
     if min(image.shape[:2]) < 32:
         raise NoBoardFound(
-            f"no kingdom found: the image is only {image.shape[1]}×{image.shape[0]} pixels;"
-            " take a photo of the whole kingdom from above"
+            f"no kingdom found: the image is too small ({image.shape[1]}×{image.shape[0]}"
+            " pixels); take a photo of the whole kingdom from above"
         )
 
 

@@ -90,9 +90,10 @@ def locate(
     """
     if corners is not None:
         return find_board(image, size, np.asarray(corners, dtype=np.float64))
-    # Part 2 plugs in here: ``return find_board(image, size)`` searches a raw photo for the
-    # kingdom (and recognises an already straightened board). Until then: straightened input.
-    return None
+    # Searches a raw photo for the kingdom; an already straightened board (the kingdom fills the
+    # image, as in aau-boards) is recognised and comes back with the image's own corners.
+    # Raises ``NoBoardFound`` (a ValueError) with a "no kingdom found: ..." message.
+    return find_board(image, size)
 
 
 def read_image(
