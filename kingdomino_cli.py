@@ -27,6 +27,7 @@ from scoring import (
     rank_players,
     score_board,
 )
+from scoring.words import where
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -128,11 +129,13 @@ def _read_image(name: str, source: str | bytes) -> LoadedInput:
 # ---- score ---------------------------------------------------------------------------------
 
 
+def _warnings(loaded: LoadedInput, score: Score) -> list[str]:
+    """The photo reader's warnings (if the board came from a photo), then the tile-set ones."""
+    return [*(getattr(loaded.reading, "warnings", None) or ()), *score.warnings]
+
+
 def _score_json(name: str, loaded: LoadedInput, score: Score) -> dict:
-    result = {"file": name, **score.to_dict()}
-    reading_warnings = list(getattr(loaded.reading, "warnings", ()) or ())
-    result["warnings"] = reading_warnings + result["warnings"]
-    return result
+    return {"file": name, **score.to_dict(), "warnings": _warnings(loaded, score)}
 
 
 def _score_text(name: str, loaded: LoadedInput, score: Score) -> str:
@@ -147,7 +150,7 @@ def _score_text(name: str, loaded: LoadedInput, score: Score) -> str:
             crowns = "crown " if region.crowns == 1 else "crowns"
             lines.append(
                 f"    {region.terrain.value:<9} {region.size:>2} cells × {region.crowns} {crowns}"
-                f" = {region.points:>3}   (from row {r + 1}, column {c + 1})"
+                f" = {region.points:>3}   (from {where(r, c)})"
             )
     else:
         lines.append("  No region has a crown.")
@@ -161,8 +164,7 @@ def _score_text(name: str, loaded: LoadedInput, score: Score) -> str:
         f"  Total: {score.total} (largest region {score.largest_region} cells, "
         f"{score.crowns} crowns)"
     )
-    warnings = list(getattr(loaded.reading, "warnings", ()) or ()) + list(score.warnings)
-    lines += [f"  Warning: {warning}" for warning in warnings]
+    lines += [f"  Warning: {warning}" for warning in _warnings(loaded, score)]
     return "\n".join(lines)
 
 

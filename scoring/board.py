@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
+from scoring.words import where
+
 SIZES = (5, 7)
 
 
@@ -71,12 +73,12 @@ class BoardError(ValueError):
     """A board that cannot be a Kingdomino kingdom; the message says where and how to fix it."""
 
     def __init__(self, message: str, row: int | None = None, col: int | None = None):
-        where = ""
+        place = ""
         if row is not None and col is not None:
-            where = f"row {row + 1}, column {col + 1}: "
+            place = where(row, col) + ": "
         elif row is not None:
-            where = f"row {row + 1}: "
-        super().__init__(where + message)
+            place = f"row {row + 1}: "
+        super().__init__(place + message)
         self.row = row
         self.col = col
 
@@ -147,8 +149,7 @@ class Board:
         if len(castles) > 1:
             (r0, c0), (r1, c1) = castles[:2]
             raise BoardError(
-                f"two castles, at row {r0 + 1}, column {c0 + 1} and row {r1 + 1}, column {c1 + 1}:"
-                " a kingdom has exactly one",
+                f"two castles, at {where(r0, c0)} and {where(r1, c1)}: a kingdom has exactly one",
                 row=r1,
                 col=c1,
             )

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.score import Score
+from scoring.words import and_list
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -171,16 +172,11 @@ def _groups(lines: list[_Line], key: int) -> list[list[_Line]]:
 
 
 def _names(group: Sequence[_Line]) -> str:
-    return _facts([line[0] for line in group])
+    return and_list([line[0] for line in group])
 
 
 def _both(group: Sequence[_Line]) -> str:
     return "both" if len(group) == 2 else "all"
-
-
-def _facts(facts: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return facts[0] if len(facts) == 1 else ", ".join(facts[:-1]) + " and " + facts[-1]
 
 
 def _explain_total_tie(
@@ -218,7 +214,7 @@ def _explain_crowns(
     if len(by_crowns) == 1:
         place = next(s.place for s in standings if s.name == group[0][0])
         facts = facts + [wording.crowns(group[0][3])]
-        return f"{subject} {_facts(facts)}: they share {_ORDINALS[place - 1]} place."
+        return f"{subject} {and_list(facts)}: they share {_ORDINALS[place - 1]} place."
     if len(group) == 2:
         (winner, *_, most), (loser, *_, fewer) = group
         verb = "beats" if most == 1 else "beat"
@@ -232,4 +228,4 @@ def _explain_crowns(
         for run in shared:
             place = next(s.place for s in standings if s.name == run[0][0])
             decision += f"; {_names(run)} share {_ORDINALS[place - 1]} place"
-    return f"{subject} {_facts(facts)}; {decision}."
+    return f"{subject} {and_list(facts)}; {decision}."

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from scoring.board import LAND, Board, Terrain
 from scoring.tileset import check_kingdom
+from scoring.words import where
 
 
 @dataclass(frozen=True)
@@ -137,10 +138,6 @@ def find_regions(board: Board) -> tuple[Region, ...]:
     return tuple(regions)
 
 
-def _where(row: int, col: int) -> str:
-    return f"row {row + 1}, column {col + 1}"
-
-
 def middle_kingdom_bonus(board: Board, enabled: bool = True) -> Bonus:
     """+10 when the castle is at the centre of the kingdom's N×N frame.
 
@@ -155,7 +152,7 @@ def middle_kingdom_bonus(board: Board, enabled: bool = True) -> Bonus:
     size = board.size
     half = size // 2
     row, col = board.castle
-    castle = _where(row, col)
+    castle = where(row, col)
     tiles = [(r, c) for r, c, cell in board.iter_cells() if cell.terrain is not Terrain.EMPTY]
     reach = {
         "above": max(row - r for r, _ in tiles),
@@ -193,7 +190,7 @@ def harmony_bonus(board: Board, enabled: bool = True) -> Bonus:
     holes = [(r, c) for r, c, cell in board.iter_cells() if cell.terrain is Terrain.EMPTY]
     if not holes:
         return Bonus(name, 5, f"All {cells} cells hold a tile.")
-    shown = "; ".join(_where(r, c) for r, c in holes[:4])
+    shown = "; ".join(where(r, c) for r, c in holes[:4])
     more = f" and {len(holes) - 4} more" if len(holes) > 4 else ""
     cell_word = "cell is" if len(holes) == 1 else "cells are"
     return Bonus(

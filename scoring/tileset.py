@@ -27,6 +27,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from scoring.board import Board, Cell, Terrain
+from scoring.words import and_list, where
 
 # Search steps before giving up: at most about 130 ms on this machine (a step costs 25-45 µs
 # on a 7×7 board); real kingdoms need a few dozen steps, the worst adversarial board we found
@@ -89,10 +90,6 @@ def squares_in_set() -> Counter[Cell]:
 def kinds_in_set() -> Counter[tuple[Cell, Cell]]:
     """How many dominoes of each kind (unordered pair of halves) the set has."""
     return Counter(domino.kind for domino in dominoes())
-
-
-def _where(row: int, col: int) -> str:
-    return f"row {row + 1}, column {col + 1}"
 
 
 def _cell_list(places: Sequence[str]) -> str:
@@ -317,7 +314,7 @@ def cover_kingdom(board: Board, budget: int = SEARCH_BUDGET) -> CoverResult:
 def check_kingdom(board: Board) -> tuple[str, ...]:
     """Warnings (never errors) for a kingdom the real set cannot make; each names the cells."""
     land = _land(board)
-    warnings = _count_warnings([(_where(r, c), cell) for r, c, cell in land], "The kingdom has")
+    warnings = _count_warnings([(where(r, c), cell) for r, c, cell in land], "The kingdom has")
     if warnings:
         # Too many cells of a kind already rules out a split; more warnings would only repeat it.
         return tuple(warnings)
@@ -339,21 +336,21 @@ def check_kingdom(board: Board) -> tuple[str, ...]:
         )
         if result.unpairable:
             cells = [
-                f"{_where(r, c)} ({_describe(cell)})"
+                f"{where(r, c)} ({_describe(cell)})"
                 for r, c, cell in (land[i] for i in result.unpairable)
             ]
             return (
-                f"{start}: no neighbour of {_and(cells)} forms a real domino with it; check "
+                f"{start}: no neighbour of {and_list(cells)} forms a real domino with it; check "
                 f"{'that cell' if len(cells) == 1 else 'those cells'} and their neighbours.",
             )
         if len(result.hardest) == 1:
             r, c, cell = land[result.hardest[0]]
             return (
-                f"{start}: a cell is probably misread. Look first at {_where(r, c)} "
+                f"{start}: a cell is probably misread. Look first at {where(r, c)} "
                 f"({_describe(cell)}), the cell hardest to pair, and its neighbours.",
             )
         kind = land[result.hardest[0]][2]
-        places = [_where(r, c) for r, c, _ in (land[i] for i in result.hardest)]
+        places = [where(r, c) for r, c, _ in (land[i] for i in result.hardest)]
         return (
             f"{start}: a cell is probably misread. Look first at the cells of {_describe(kind)} "
             f"({_cell_list(places)}), which cannot all be paired, and their neighbours.",
@@ -371,9 +368,9 @@ def check_game(boards: Mapping[str, Board]) -> tuple[str, ...]:
     if len(names) < 2:
         return ()
     land = [
-        (f"{name}'s {_where(r, c)}", cell) for name in names for r, c, cell in _land(boards[name])
+        (f"{name}'s {where(r, c)}", cell) for name in names for r, c, cell in _land(boards[name])
     ]
-    warnings = _count_warnings(land, f"{_and(names)} together have")
+    warnings = _count_warnings(land, f"{and_list(names)} together have")
     if warnings:
         return tuple(warnings)
     # Kingdoms that do not split on their own already carry their own warning.
@@ -392,7 +389,7 @@ def check_game(boards: Mapping[str, Board]) -> tuple[str, ...]:
         neighbours += [[offset + j for j in js] for js in board_neighbours]
         black += board_black
     joint = find_cover(cells, neighbours, black)
-    players = _and(fine)
+    players = and_list(fine)
     if joint.outcome is Outcome.UNKNOWN:
         return (f"Could not verify in time that {players} used distinct real dominoes.",)
     if joint.outcome is Outcome.SPLITS:
@@ -411,7 +408,7 @@ def _overused(covers: Mapping[str, CoverResult], boards: Mapping[str, Board]) ->
         for i, j in cover.pairs:
             (r1, c1, a), (r2, c2, b) = land[i], land[j]
             used.setdefault(_domino_kind(a, b), []).append(
-                f"{name} at {_where(r1, c1)} and {_where(r2, c2)}"
+                f"{name} at {where(r1, c1)} and {where(r2, c2)}"
             )
     warnings = []
     for kind, places in used.items():
@@ -423,7 +420,3 @@ def _overused(covers: Mapping[str, CoverResult], boards: Mapping[str, Board]) ->
                 f"{len(places)} times ({'; '.join(places)}) but the set has only {count}."
             )
     return warnings
-
-
-def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,15 @@
+"""How the messages name things for people: cells counted from 1, lists joined with "and"."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def where(row: int, col: int) -> str:
+    """A cell as people count it: ``where(0, 2) == "row 1, column 3"`` (row 1 on top)."""
+    return f"row {row + 1}, column {col + 1}"
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
