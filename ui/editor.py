@@ -58,10 +58,11 @@ def board_editor(slot: int, name: str, size: int) -> None:
             st.warning(f"Check the cells framed in magenta ({cells}): tap one to fix it.")
         if state.undo_board(slot, size) is not None:
             st.button(
-                "Undo the photo (back to the board before it)",
+                "Undo the photo",
                 key=f"undo_{slot}",
                 on_click=_undo_photo,
                 args=(slot, size),
+                help="Back to the board as it was before this photo was read",
             )
         st.button(
             f"Clear {name}'s kingdom",

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import streamlit as st
 from streamlit_image_coordinates import streamlit_image_coordinates
 
+from games.editing import blank_board
 from ui import state
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_images"
@@ -20,9 +22,6 @@ UPLOAD, CAMERA, HAND = (
     ":material/photo_camera: Camera",
     ":material/edit: By hand",
 )
-# The photo shown for tapping corners (and read again from them) is decoded at this size: fine
-# enough for the cell reader, small enough to send to a phone.
-CORNER_PHOTO_LONG_SIDE = 1600
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 
@@ -90,9 +89,14 @@ def kingdom_input(slot: int, name: str, size: int) -> None:
 
 
 def read_photo(slot: int, size: int, player: str, photo_name: str, data: bytes) -> None:
+    """Decode the file once, read the kingdom from it, and put the result in the editor."""
+    from vision.load_image import load_image
+
+    photo = None
     with st.status(f"Reading {player}'s kingdom from {photo_name}…") as status:
         try:
-            reading = _photo_reader()(data, size=size)
+            photo = load_image(data)  # upright, refuses bombs; the pipeline's own decoding
+            reading = _photo_reader()(photo, size=size)
         except Exception as err:  # noqa: BLE001 - the user gets a message, never a traceback
             # Every vision error is a ValueError that says what went wrong in words; anything
             # else is our bug, still reported as a message with a way forward.
@@ -101,26 +105,31 @@ def read_photo(slot: int, size: int, player: str, photo_name: str, data: bytes) 
             else:
                 message = f"something unexpected went wrong ({type(err).__name__}: {err})"
             status.update(label="Could not read the photo", state="error")
-            failed = state.PhotoReading(photo_name, data, None, None, error=message)
+            failed = state.PhotoReading(photo_name, photo, None, None, error=message)
             state.set_reading(slot, size, failed)
             return
-        _accept(slot, size, photo_name, data, reading)
+        _accept(slot, size, photo_name, photo, reading)
         status.update(label=f"Read {player}'s kingdom from {photo_name}", state="complete")
 
 
-def _accept(slot: int, size: int, photo_name: str, data: bytes, reading) -> None:
-    """Put a successful reading into the editor, keeping the previous board for undo."""
-    state.remember_undo(slot, size)
+def _accept(slot: int, size: int, photo_name: str, photo: np.ndarray, reading) -> None:
+    """Put a successful reading into the editor, keeping a non-blank previous board for undo."""
+    from vision.annotate import grid_preview
+
+    if state.board(slot, size) != blank_board(size):
+        state.remember_undo(slot, size)
     state.set_board(slot, size, reading.board)
     uncertain = {(int(r), int(c)) for r, c in zip(*reading.cells.uncertain.nonzero(), strict=True)}
+    location = reading.location
+    found_in_photo = location is not None and not location.straightened
     state.set_reading(
         slot,
         size,
         state.PhotoReading(
             name=photo_name,
-            photo=data,
+            photo=photo,
             straightened=reading.board_image,
-            overlay=getattr(reading, "overlay", None),
+            overlay=grid_preview(photo, location) if found_in_photo else None,
             uncertain=uncertain,
             warnings=tuple(reading.warnings),
         ),
@@ -132,41 +141,41 @@ def _show_reading(slot: int, size: int) -> None:
     if reading is None:
         return
     if reading.error:
-        st.error(
-            f"Could not read {reading.name}: {reading.error}. Take the photo again from straight "
-            "above with the whole kingdom in view, tap its four corners below, or enter it by "
-            "hand (By hand)."
-        )
-        _corner_fallback(slot, size, reading)
+        if reading.photo is None:
+            advice = "Choose the photo again (or another one), or enter the kingdom by hand."
+        else:
+            advice = (
+                "Take the photo again from straight above with the whole kingdom in view, tap "
+                "its four corners below, or enter it by hand."
+            )
+        st.error(f"Could not read {reading.name}: {reading.error}. {advice}")
+        if reading.photo is not None:
+            _corner_fallback(slot, size, reading)
         return
     for warning in reading.warnings:
         st.warning(warning)
-    with st.expander(f"What the app saw in {reading.name}", expanded=False):
-        shown = reading.overlay if reading.overlay is not None else reading.straightened
-        st.image(shown, channels="BGR", caption="The grid the app found", width=360)
+    with st.expander(f"What the app saw in {reading.name}"):
+        if reading.overlay is not None:
+            st.image(reading.overlay, channels="BGR", caption="The grid found in the photo")
+        st.image(reading.straightened, channels="BGR", caption="Straightened", width=300)
         if st.toggle("The grid is wrong: let me tap the corners", key=f"fix_grid_{size}_{slot}"):
             _corner_fallback(slot, size, reading)
 
 
 def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
     """Tap the kingdom's four corners on the photo; the reading runs again from them."""
-    from vision.load_image import load_image
     from vision.render import mark_points
 
-    if reading.preview is None:
-        try:
-            reading.preview = load_image(reading.photo, long_side=CORNER_PHOTO_LONG_SIDE)
-        except ValueError:
-            return  # not an image at all: the message above already says what to do
+    photo = reading.photo
     taps = reading.corners
     if len(taps) < 4:
         st.info(
-            f"Tap the kingdom's {CORNER_NAMES[len(taps)]} corner "
+            f"Tap the kingdom's {CORNER_NAMES[len(taps)]} corner on the photo "
             f"({len(taps) + 1} of 4: top-left, top-right, bottom-right, bottom-left)."
         )
-    height, width = reading.preview.shape[:2]
+    height, width = photo.shape[:2]
     tap = streamlit_image_coordinates(
-        mark_points(reading.preview, taps)[:, :, ::-1].copy(),
+        mark_points(photo, taps)[:, :, ::-1].copy(),
         key=f"corners_{size}_{slot}",
         width="stretch",
         image_format="JPEG",
@@ -185,9 +194,9 @@ def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
     ):
         with st.spinner("Reading the kingdom inside your corners…"):
             try:
-                new = _photo_reader()(reading.preview, size=size, corners=list(taps))
+                new = _photo_reader()(photo, size=size, corners=list(taps))
             except ValueError as err:
                 st.error(f"Still could not read it: {err}. Check the corners or enter it by hand.")
                 return
-        _accept(slot, size, reading.name, reading.photo, new)
+        _accept(slot, size, reading.name, photo, new)
         st.rerun()

@@ -35,14 +35,13 @@ class PhotoReading:
     """What the app keeps of a photo it read for one player's kingdom."""
 
     name: str  # the file name, or "camera photo"
-    photo: bytes  # the original file, for the tap-the-corners fallback
+    photo: np.ndarray | None  # BGR, decoded once (about 1600 px); None if it was not an image
     straightened: np.ndarray | None  # BGR, the kingdom filling the frame (None: not found)
     overlay: np.ndarray | None  # BGR preview of the photo with the grid drawn (if any)
     uncertain: set[tuple[int, int]] = field(default_factory=set)
     warnings: tuple[str, ...] = ()
     error: str | None = None  # why the photo could not be read, in words for the user
     corners: list[tuple[float, float]] = field(default_factory=list)  # taps for the fallback
-    preview: np.ndarray | None = None  # the photo decoded for tapping corners (made on demand)
     last_tap: int | None = None  # time of the last corner tap taken, so none is taken twice
 
 

@@ -2,6 +2,7 @@
 
 Works on any square picture of the kingdom whose cells form an even N×N grid: the straightened
 photo from ``vision.pipeline`` or the drawing from ``vision.render``. BGR ``uint8`` in and out.
+Also the preview of the grid found in a photo, for the user to check.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import cv2
 import numpy as np
 
 from scoring.score import Region, Score
+from vision.find_board import BoardLocation
+from vision.rectify import draw_overlay
 
 # Distinct, saturated outline colours (BGR), used in turn; a dark under-stroke keeps each one
 # visible on any terrain, photo or drawing.
@@ -90,3 +93,12 @@ def _label(out: np.ndarray, region: Region, colour: tuple[int, int, int], cell_p
     text_colour = (0, 0, 0) if sum(colour) > 380 else (255, 255, 255)
     origin = (centre_x - w // 2, centre_y + h // 2)
     cv2.putText(out, text, origin, font, scale, text_colour, weight, cv2.LINE_AA)
+
+
+def grid_preview(photo: np.ndarray, location: BoardLocation, long_side: int = 900) -> np.ndarray:
+    """The photo with the grid the finder fitted drawn on it, shrunk to ``long_side`` to show."""
+    overlay = draw_overlay(photo, location)
+    scale = long_side / max(overlay.shape[:2])
+    if scale >= 1:
+        return overlay
+    return cv2.resize(overlay, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)

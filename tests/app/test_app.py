@@ -197,3 +197,40 @@ def test_encoded_game_from_the_model_matches_the_apps_link(app):
     code = app.code[0].value.split("?game=", 1)[1]
     expected = Game(GameSetup(("Player 1", "Player 2")), ((blank_board(5),) * 2,))
     assert code == encode_game(expected)
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+def test_try_a_sample_reads_it_into_the_editor(app):
+    app.button(key="try_sample_0").click().run()
+    assert not app.exception
+    assert app.text_area(key="text_5_0").value == (SAMPLES / "aau-board-1.txt").read_text()
+    assert metric_values(app)["Player 1's total"] == "51"
+
+
+def test_a_new_photo_of_one_player_leaves_the_others_alone(app):
+    enter(app, 1, BOARD_51)
+    app.file_uploader(key="upload_5_0").upload(
+        "scene.jpg", (SAMPLES / "synthetic-scene-19.jpg").read_bytes(), "image/jpeg"
+    ).run()
+    assert not app.exception
+    totals = metric_values(app)
+    assert totals["Player 1's total"] == "46"
+    assert totals["Player 2's total"] == "51"
+
+
+def test_a_photo_replacing_a_board_can_be_undone(app):
+    enter(app, 0, WHEAT_24)
+    app.button(key="try_sample_0").click().run()
+    assert metric_values(app)["Player 1's total"] == "51"
+    app.button(key="undo_0").click().run()
+    assert app.text_area(key="text_5_0").value == WHEAT_24
+    assert metric_values(app)["Player 1's total"] == "39"
+
+
+def test_a_corrupt_upload_is_a_message_not_a_traceback(app):
+    app.file_uploader(key="upload_5_0").upload("broken.jpg", b"not a photo", "image/jpeg").run()
+    assert not app.exception
+    (error,) = [e.value for e in app.error]
+    assert error.startswith("Could not read broken.jpg") and "by hand" in error

@@ -5,7 +5,7 @@ import numpy as np
 
 from scoring import parse_board
 from scoring.score import score_board
-from vision.annotate import REGION_COLOURS, annotate_regions, label_cell, png_bytes
+from vision.annotate import REGION_COLOURS, annotate_regions, grid_preview, label_cell, png_bytes
 from vision.render import render_board
 
 BOARD = parse_board("G0 L0 F0 F0 F0\nG0 F0 F0 F1 G0\nG0 S1 C F0 G0\nG0 S2 L0 G2 G1\nF0 L1 L0 G1 W0")
@@ -45,3 +45,14 @@ def test_png_bytes_decode_back_to_the_image():
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     assert np.array_equal(decoded, out)
+
+
+def test_grid_preview_draws_on_a_shrunk_copy_of_the_photo():
+    from vision.find_board import location_from_corners
+
+    photo = np.full((2000, 1500, 3), 128, np.uint8)
+    corners = np.array([[300, 400], [1200, 420], [1180, 1300], [320, 1280]], float)
+    preview = grid_preview(photo, location_from_corners(corners, 5))
+    assert max(preview.shape[:2]) == 900
+    assert np.any(preview != 128)  # the grid is drawn
+    assert np.all(photo == 128)  # on a copy
