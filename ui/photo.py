@@ -155,9 +155,10 @@ def _show_reading(slot: int, size: int) -> None:
     for warning in reading.warnings:
         st.warning(warning)
     with st.expander(f"What the app saw in {reading.name}"):
+        found, straight = st.columns(2)
         if reading.overlay is not None:
-            st.image(reading.overlay, channels="BGR", caption="The grid found in the photo")
-        st.image(reading.straightened, channels="BGR", caption="Straightened", width=300)
+            found.image(reading.overlay, channels="BGR", caption="The grid found in the photo")
+        straight.image(reading.straightened, channels="BGR", caption="Straightened")
         if st.toggle("The grid is wrong: let me tap the corners", key=f"fix_grid_{size}_{slot}"):
             _corner_fallback(slot, size, reading)
 

@@ -1,0 +1,199 @@
+"""Browser tests: a real Streamlit server and Debian's chromium driven by Playwright.
+
+In the style of Streamlit's own e2e_playwright suite: each ``test_*.py`` here drives ``app.py``
+through the page as a user would, locating elements by their labels and the ``st-key-<key>``
+classes Streamlit gives keyed widgets, and waiting with ``expect`` (never sleeping).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(os.environ.get("KINGDOMINO_SCREENSHOTS", REPO / "docs" / "screenshots"))
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+STARTUP_DEADLINE_S = 30
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+if not CHROMIUM.exists():
+    pytest.skip(
+        "Debian's chromium is not installed (scripts/test.sh installs it)", allow_module_level=True
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class AppServer:
+    """One ``streamlit run app.py`` process on a free port, with its own games database."""
+
+    db_path: Path
+    port: int = 0
+    process: subprocess.Popen | None = None
+    ready_after_s: float = 0.0  # from process start to a healthy server
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> AppServer:
+        self.port = _free_port()
+        env = dict(os.environ, KINGDOMINO_DB=str(self.db_path))
+        started = time.monotonic()
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                "app.py",
+                "--server.headless",
+                "true",
+                "--server.port",
+                str(self.port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.fileWatcherType",
+                "none",
+                "--browser.gatherUsageStats",
+                "false",
+            ],
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        self._wait_until_healthy(started)
+        self.ready_after_s = time.monotonic() - started
+        return self
+
+    def _wait_until_healthy(self, started: float) -> None:
+        """Poll /_stcore/health until it answers, the process dies, or the deadline passes."""
+        health = f"{self.url}_stcore/health"
+        while time.monotonic() - started < STARTUP_DEADLINE_S:
+            try:
+                with urllib.request.urlopen(health, timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            try:  # waits up to 0.1 s for the process to exit: the poll's pace, and a crash check
+                self.process.wait(timeout=0.1)
+            except subprocess.TimeoutExpired:
+                continue
+            raise RuntimeError(f"streamlit exited early:\n{self.process.stderr.read().decode()}")
+        self.stop()
+        raise RuntimeError(f"streamlit was not healthy within {STARTUP_DEADLINE_S} s")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory) -> Iterator[AppServer]:
+    server = AppServer(tmp_path_factory.mktemp("db") / "games.db").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    with playwright_sync.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, app_server):
+    """A fresh browser session (its own Streamlit session) on the app's first page, loaded."""
+    context = browser.new_context(viewport={"width": 1000, "height": 1400})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    open_app(page, app_server.url)
+    yield page
+    context.close()
+
+
+def open_app(page, url: str) -> None:
+    page.goto(url)
+    playwright_sync.expect(page.get_by_role("heading", name="Kingdomino Scorer")).to_be_visible(
+        timeout=20_000
+    )
+
+
+def screenshot(page, name: str, top=None) -> None:
+    """Save what the browser shows for the README (docs/screenshots/<name>.png).
+
+    Streamlit scrolls inside its own container, so a full-page capture is only the viewport;
+    ``top`` (a locator) is scrolled to the top of the view first to choose what is shown.
+    """
+    if top is not None:
+        top.evaluate("element => element.scrollIntoView({block: 'start'})")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+# --- actions shared by the tests ---------------------------------------------------------------
+
+expect = playwright_sync.expect
+expect.set_options(timeout=10_000)
+
+
+def total_of(page, name: str):
+    """The metric showing ``name``'s total in the result.
+
+    While a rerun replaces the page, the old element can briefly sit next to the new one; the
+    first match is the one that stays, and ``expect`` retries until it shows the awaited value.
+    """
+    return page.get_by_test_id("stMetric").filter(has_text=f"{name}'s total").first
+
+
+def set_name(page, slot: int, name: str) -> None:
+    field = page.locator(f".st-key-setup_name_{slot} input")
+    field.fill(name)
+    field.press("Enter")
+    expect(page.locator(f".st-key-text_5_{slot} textarea")).to_be_attached()
+    expect(page.get_by_text(f"{name}'s kingdom as board text")).to_be_attached()
+
+
+def show_player_tab(page, name: str) -> None:
+    """Bring a player's kingdom tab to the front (the first tab set is the kingdoms')."""
+    page.get_by_role("tab", name=name, exact=True).first.click()
+
+
+def enter_board_text(page, slot: int, text: str) -> None:
+    box = page.locator(f".st-key-text_5_{slot} textarea")
+    box.fill(text)
+    box.press("Control+Enter")  # Streamlit's shortcut to submit a text area

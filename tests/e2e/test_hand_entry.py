@@ -1,0 +1,59 @@
+"""Entering a kingdom by hand in a real browser: tapping cells with a brush, and typing it."""
+
+from tests.e2e.conftest import (
+    enter_board_text,
+    expect,
+    open_app,
+    screenshot,
+    set_name,
+    total_of,
+)
+
+BOARD_51 = "G0 L0 F0 F0 F0\nG0 F0 F0 F1 G0\nG0 S1 C F0 G0\nG0 S2 L0 G2 G1\nF0 L1 L0 G1 W0\n"
+
+
+def test_tap_cells_with_the_brush(page):
+    set_name(page, 0, "Anna")
+    page.locator(".st-key-brush_terrain_0").get_by_text("Mine", exact=True).click()
+    page.locator(".st-key-brush_crowns_0").get_by_text("2", exact=True).click()
+    picture = page.frame_locator(".st-key-tap_5_0 iframe").locator("img")
+    expect(picture).to_be_visible()
+    box = picture.bounding_box()
+    cell = box["width"] / 5
+    # Two mine cells side by side in the top row: one region of 2 cells × 4 crowns = 8, plus
+    # the Middle Kingdom's 10 for the centred castle.
+    picture.click(position={"x": cell * 0.5, "y": cell * 0.5})
+    expect(page.locator(".st-key-text_5_0 textarea")).to_have_value(
+        "M2 . . . .\n. . . . .\n. . C . .\n. . . . .\n. . . . .\n"
+    )
+    picture.click(position={"x": cell * 1.5, "y": cell * 0.5})
+    expect(total_of(page, "Anna")).to_contain_text("18")
+
+
+def test_type_the_board_as_text(page):
+    set_name(page, 0, "Anna")
+    enter_board_text(page, 0, BOARD_51)
+    expect(total_of(page, "Anna")).to_contain_text("51")
+    expect(page.get_by_text("Anna wins this game")).to_be_visible()
+    screenshot(page, "hand-entry", top=page.get_by_role("heading", name="Kingdoms"))
+
+
+def test_a_typo_is_answered_with_where_and_how_to_fix_it(page):
+    enter_board_text(page, 0, BOARD_51.replace("S2", "X2"))
+    expect(page.get_by_text("row 4, column 2: unknown token 'X2'")).to_be_visible()
+
+
+def test_on_a_phone_the_upload_button_and_its_camera_hint_come_first(browser, app_server):
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = phone.new_page()
+    try:
+        open_app(page, app_server.url)
+        upload = page.locator(".st-key-upload_5_0")
+        expect(upload.get_by_role("button", name="Upload", exact=True)).to_be_visible()
+        hint = page.get_by_text("On a phone, this button can open the phone's own camera")
+        expect(hint.first).to_be_visible()  # one per player tab; the first tab is shown
+        screenshot(page, "phone", top=page.get_by_role("heading", name="Kingdoms"))
+    finally:
+        phone.close()

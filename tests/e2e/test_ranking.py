@@ -1,0 +1,20 @@
+"""Two players tied on points, and the sentence that settles it, in a real browser."""
+
+from tests.e2e.conftest import enter_board_text, expect, screenshot, set_name, show_player_tab
+
+# Both 39: one wheat region of 24 cells against one of 22 (plus a forest of 2).
+WHEAT_24 = "W1 W0 W0 W0 W0\nW0 W0 W0 W0 W0\nW0 W0 C W0 W0\nW0 W0 W0 W0 W0\nW0 W0 W0 W0 W0\n"
+WHEAT_22 = "W1 W0 W0 W0 W0\nW0 W0 W0 W0 W0\nW0 W0 C W0 W0\nW0 W0 W0 W0 W0\nW0 W0 W0 F0 F1\n"
+
+
+def test_tied_totals_are_settled_by_the_largest_region_in_a_sentence(page):
+    set_name(page, 0, "Anna")
+    set_name(page, 1, "Ben")
+    enter_board_text(page, 0, WHEAT_22)
+    show_player_tab(page, "Ben")
+    enter_board_text(page, 1, WHEAT_24)
+    expect(page.get_by_text("Ben wins this game")).to_be_visible()
+    sentence = page.get_by_test_id("stAlertContentInfo").filter(has_text="39")
+    expect(sentence).to_contain_text("24")
+    expect(sentence).to_contain_text("22")
+    screenshot(page, "tie-break", top=page.get_by_role("heading", name="Result"))

@@ -1,0 +1,24 @@
+"""A share link opened in a new page shows the same result."""
+
+from tests.e2e.conftest import enter_board_text, expect, open_app, screenshot, set_name, total_of
+
+BOARD_51 = "G0 L0 F0 F0 F0\nG0 F0 F0 F1 G0\nG0 S1 C F0 G0\nG0 S2 L0 G2 G1\nF0 L1 L0 G1 W0\n"
+
+
+def test_share_link_reopens_the_same_result_in_a_new_page(page, browser):
+    set_name(page, 0, "Anna")
+    enter_board_text(page, 0, BOARD_51)
+    expect(total_of(page, "Anna")).to_contain_text("51")
+    link = page.get_by_test_id("stCode").filter(has_text="?game=")
+    expect(link).to_be_visible()
+    url = link.inner_text().strip()
+
+    other = browser.new_context(viewport={"width": 1000, "height": 1800}).new_page()
+    try:
+        open_app(other, url)
+        expect(other.get_by_text("A shared game: Anna, Player 2")).to_be_visible()
+        expect(total_of(other, "Anna")).to_contain_text("51")
+        expect(other.get_by_text("Anna wins this game")).to_be_visible()
+        screenshot(other, "shared-link")
+    finally:
+        other.context.close()
