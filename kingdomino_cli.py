@@ -2,6 +2,7 @@
 
     kingdomino score FILE... [--json] [--no-middle-kingdom] [--no-harmony]
     kingdomino rank NAME=FILE... [--json] [--no-middle-kingdom] [--no-harmony]
+    kingdomino read IMAGE... [--size 5|7] [--json]
 
 ``-`` reads standard input. Exit status 0 when every input was scored, 2 when some input was bad
 (a one-line message on stderr per bad input; the good ones are still scored).
@@ -135,7 +136,11 @@ def _warnings(loaded: LoadedInput, score: Score) -> list[str]:
 
 
 def _score_json(name: str, loaded: LoadedInput, score: Score) -> dict:
-    return {"file": name, **score.to_dict(), "warnings": _warnings(loaded, score)}
+    result = {"file": name, **score.to_dict(), "warnings": _warnings(loaded, score)}
+    cells = getattr(loaded.reading, "cells", None)  # an image: what vision read in each cell
+    if cells is not None:
+        result["cells"] = cells.cells_json()
+    return result
 
 
 def _score_text(name: str, loaded: LoadedInput, score: Score) -> str:
@@ -256,6 +261,53 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     return status
 
 
+# ---- read (images only) --------------------------------------------------------------------
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
+    """Print what vision reads in each image: the board text, then the cells to double-check."""
+    status = EXIT_OK
+    for path in args.images:
+        try:
+            if not Path(path).is_file():
+                raise InputError(f"{path}: no such file")
+            reading = _read_image_with_size(path, args.size)
+        except InputError as err:
+            _error(str(err))
+            status = EXIT_BAD_INPUT
+            continue
+        if args.json:
+            print(json.dumps({**reading.to_json(), "file": path}), flush=True)
+            continue
+        size = reading.size
+        lines = [f"{path} ({size}×{size})"] + [f"    {row}" for row in reading.board.rows_text()]
+        uncertain = [cell for cell in reading.cells.cells_json() if cell["uncertain"]]
+        for cell in uncertain:
+            token = reading.board[cell["row"], cell["col"]].token
+            lines.append(
+                f"  Uncertain: row {cell['row'] + 1}, column {cell['col'] + 1} read as {token}"
+                f" (confidence {cell['confidence']:.2f})"
+            )
+        if not uncertain:
+            lines.append("  No uncertain cells.")
+        lines += [f"  Warning: {warning}" for warning in reading.warnings]
+        print("\n".join(lines), end="\n\n", flush=True)
+    return status
+
+
+def _read_image_with_size(path: str, size: int | None) -> Any:
+    """vision's whole reading of one image: ``read`` needs every cell, not just the board."""
+    try:
+        from vision.pipeline import read_image
+    except ImportError as err:
+        raise InputError(f"{path}: reading images needs the vision package ({err})") from None
+    try:
+        return read_image(path, size=size)
+    except Exception as err:  # vision's own errors; the CLI must never show a traceback
+        message = " ".join(str(err).split()) or type(err).__name__
+        raise InputError(f"{path}: cannot read the image ({message})") from None
+
+
 # ---- entry point ---------------------------------------------------------------------------
 
 
@@ -292,6 +344,12 @@ def _parser() -> argparse.ArgumentParser:
     rank.add_argument("players", nargs="+", metavar="NAME=FILE", help="a player and their board")
     add_rules(rank)
     rank.set_defaults(run=_cmd_rank)
+
+    read = commands.add_parser("read", help="read the cells of kingdom images", description=__doc__)
+    read.add_argument("images", nargs="+", metavar="IMAGE", help="a photo or straightened board")
+    read.add_argument("--size", type=int, choices=(5, 7), help="cells per side (default: found)")
+    read.add_argument("--json", action="store_true", help="print JSON, one object a line")
+    read.set_defaults(run=_cmd_read)
     return parser
 
 
