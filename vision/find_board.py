@@ -276,12 +276,25 @@ BORDER_BAND = 0.04  # fraction of the short side sampled as "table"
 TABLE_CLUSTERS = 4
 MIN_CLUSTER_SHARE = 0.08  # a border colour this common is table, not a tile poking in
 TABLE_DISTANCE = 4.0  # Mahalanobis distance beyond which a pixel is not table
-MIN_KINGDOM_SHARE = 0.01
-# Light and shadow change a table's lightness across the photo far more than its colour, and the
-# border band does not see all of it: every table colour gets this much extra lightness spread
-# (Lab units, 0-255 scale) and a little extra colour spread.
-EXTRA_LIGHTNESS_SD = 20.0
-EXTRA_COLOUR_SD = 1.5  # of the image area
+MIN_KINGDOM_SHARE = 0.01  # of the image area
+# Light and shadow multiply a table's colour: they change its brightness across the photo far
+# more than its chromaticity (the share of red, green and blue), and the border band does not see
+# all of it. So colours are compared as (log brightness, two chromaticities), and every table
+# colour gets this much extra spread: log brightness ±0.25 (a shadow of 0.55× is 2.4 spreads),
+# chromaticity (scaled to 0-255) ±2.
+EXTRA_BRIGHTNESS_SD = 0.25 * 100
+EXTRA_CHROMA_SD = 2.0
+
+
+def _shading_free_colour(bgr: np.ndarray) -> np.ndarray:
+    """Per pixel (100·log brightness, 255·blue share, 255·red share), float32."""
+    pixels = bgr.astype(np.float32) + 4.0  # keeps near-black pixels from exploding
+    total = pixels.sum(axis=2)
+    features = np.empty(bgr.shape, np.float32)
+    features[..., 0] = 100 * np.log(total)
+    features[..., 1] = 255 * pixels[..., 0] / total
+    features[..., 2] = 255 * pixels[..., 2] / total
+    return features
 
 
 def _kingdom_mask(small: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -295,7 +308,7 @@ def _kingdom_mask(small: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
     # The mask only needs to be right to a fraction of a cell: half the working size is plenty.
     half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     blurred = cv2.GaussianBlur(half, (0, 0), 1.0)
-    lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = _shading_free_colour(blurred)
     hh, hw = lab.shape[:2]
     band = max(3, int(BORDER_BAND * min(hh, hw)))
     # A kingdom is square and photos are not: the two short sides of the photo are the ones
@@ -366,7 +379,7 @@ def _looks_like_kingdom(stats_row: np.ndarray) -> bool:
 
 
 def _table_distance(lab: np.ndarray, samples: np.ndarray) -> np.ndarray:
-    """Per-pixel Mahalanobis distance to the nearest common border colour cluster."""
+    """Per-pixel Mahalanobis distance to the nearest common table colour cluster."""
     cv2.setRNGSeed(0)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     _, labels, _ = cv2.kmeans(samples, TABLE_CLUSTERS, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
@@ -378,7 +391,7 @@ def _table_distance(lab: np.ndarray, samples: np.ndarray) -> np.ndarray:
             continue
         mean = members.mean(axis=0)
         # Regularised so a perfectly flat background does not make every speck "not table".
-        extra = np.diag([EXTRA_LIGHTNESS_SD**2, EXTRA_COLOUR_SD**2, EXTRA_COLOUR_SD**2])
+        extra = np.diag([EXTRA_BRIGHTNESS_SD**2, EXTRA_CHROMA_SD**2, EXTRA_CHROMA_SD**2])
         cov = np.cov(members.T) + extra
         # Whitening (x - mean) with the inverse Cholesky factor makes the Mahalanobis distance a
         # plain Euclidean one; cv2.transform applies the affine map to every pixel at once.
@@ -457,6 +470,9 @@ def _intersect(p1, d1, p2, d2, fallback):
 # --- 4. snap to the tile lattice --------------------------------------------------------------
 
 MAX_SPAN = 8  # cells along one side we consider (7 and one for tolerance)
+# Sum of the row and column lattice contrasts of the best cell count: synthetic kingdoms score
+# 2.5-12 (median 7.6), a smooth blurred blob about 2.2; below this it is not a tile lattice.
+MIN_LATTICE_CLARITY = 2.0
 SEARCH_LONG_SIDE = 256  # size of the straightened view used to count cells
 
 
@@ -469,7 +485,13 @@ def _fit_lattice(
     of tile edges wins.
     """
     counted = [(_count_cells(small, quad), quad) for quad in quads]
-    (cells_x, cells_y, _), quad = max(counted, key=lambda item: item[0][2])
+    (cells_x, cells_y, clarity), quad = max(counted, key=lambda item: item[0][2])
+    if clarity < MIN_LATTICE_CLARITY:
+        raise NoBoardFound(
+            "no kingdom found: something stands out from the table but shows no grid of square"
+            " tiles; take the photo from straight above in good light, or tap the kingdom's four"
+            " corners"
+        )
     margin = LATTICE_PX // 2
     # to_lattice maps small-image pixels to lattice pixels: cell (c, r) spans
     # [margin + c*P, margin + (c+1)*P] in x, same in y, P = LATTICE_PX.
