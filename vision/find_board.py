@@ -669,4 +669,17 @@ def _tile_cells(mask: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y:
     width, height = (cells_x + 2 * pad) * P, (cells_y + 2 * pad) * P
     view = cv2.warpPerspective(mask, coarse, (width, height), flags=cv2.INTER_AREA)
     coverage = view.reshape(cells_y + 2 * pad, P, cells_x + 2 * pad, P).mean(axis=(1, 3)) / 255
-    return coverage > 0.5
+    # Inside the quadrilateral a half-covered cell is a tile (a small one, or in shadow); outside
+    # it, where the first estimate saw no tiles, only a cell covered almost whole is, so that a
+    # box or a hand touching the kingdom does not add a row.
+    inside = np.zeros(coverage.shape, bool)
+    inside[pad : pad + cells_y, pad : pad + cells_x] = True
+    tiles = inside & (coverage > 0.5)
+    # One ring outward at a time, and only next to a tile already found.
+    for _ in range(pad):
+        touching = cv2.dilate(tiles.astype(np.uint8), _CROSS).astype(bool)
+        tiles |= touching & ~inside & (coverage > 0.85)
+    return tiles
+
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
