@@ -51,7 +51,8 @@ def board_editor(slot: int, name: str, size: int) -> None:
     )
     picture, controls = st.columns([3, 2], gap="medium")
     with controls:
-        st.segmented_control("Brush: crowns", [0, 1, 2, 3], default=0, key=f"brush_crowns_{slot}")
+        st.session_state.setdefault(f"brush_crowns_{slot}", 0)
+        st.segmented_control("Brush: crowns", [0, 1, 2, 3], key=f"brush_crowns_{slot}")
         st.caption("Tap a cell to paint it with the brush.")
         if uncertain:
             cells = ", ".join(f"row {r + 1} col {c + 1}" for r, c in sorted(uncertain))

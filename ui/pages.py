@@ -6,13 +6,14 @@ import json
 
 import streamlit as st
 
+from games.editing import blank_board
 from games.history import GameHistory
 from games.model import Game
 from games.results import GameResult, result_to_dict, score_game, summary
 from games.share import ShareError, decode_game, encode_game
 from ui import state
 from ui.editor import board_editor
-from ui.photo import kingdom_input
+from ui.photo import kingdom_input, warm_up_in_background
 from ui.results import show_result
 from ui.setup import init_defaults, load_setup, setup_form
 
@@ -53,6 +54,11 @@ def score_page() -> None:
     st.divider()
     st.header("Result")
     game = state.current_game(setup)
+    if not finished and all(board == blank_board(setup.size) for board in game.rounds[-1]):
+        # Nothing to rank yet; this also keeps the charting libraries out of the first page load.
+        st.info("The ranking appears here as soon as a kingdom has its first tile.")
+        warm_up_in_background()
+        return
     result = score_game(game)
     photos = {}
     for slot, name in enumerate(setup.players):

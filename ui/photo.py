@@ -6,6 +6,7 @@ cells it was unsure of marked), and what it saw is shown next to it.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -35,17 +36,37 @@ def _photo_reader():
     return read_image
 
 
+@st.cache_resource(show_spinner=False)
+def warm_up_in_background() -> threading.Thread:
+    """Once per server, after the first page is out: load the cell model and the libraries the
+    result needs (pandas, altair) in a background thread, so neither the first page nor the
+    first photo waits for them."""
+
+    def work() -> None:
+        import altair  # noqa: F401 - imported for its side effect: Python caches the module
+        import pandas  # noqa: F401
+
+        import vision.pipeline  # noqa: F401
+        from vision.model import load_model
+
+        load_model()  # cached per process (lru_cache): _photo_reader finds it loaded
+
+    thread = threading.Thread(target=work, name="kingdomino-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 def sample_photos() -> list[Path]:
     return sorted(p for p in SAMPLES_DIR.glob("*") if p.suffix.lower() in {".jpg", ".png"})
 
 
 def kingdom_input(slot: int, name: str, size: int) -> None:
     """Upload / camera / by hand; reads a new photo once, then shows what it saw."""
+    # Defaults go through session state, not ``default=``: ui.state re-stores these values on
+    # every run, and Streamlit warns when a widget has both.
+    st.session_state.setdefault(f"source_{slot}", UPLOAD)
     mode = st.segmented_control(
-        f"How to enter {name}'s kingdom",
-        [UPLOAD, CAMERA, HAND],
-        default=UPLOAD,
-        key=f"source_{slot}",
+        f"How to enter {name}'s kingdom", [UPLOAD, CAMERA, HAND], key=f"source_{slot}"
     )
     photo: tuple[str, str, bytes] | None = None  # (id, name, bytes)
     if mode == UPLOAD:

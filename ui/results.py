@@ -49,7 +49,7 @@ def show_ranking(ranking: Ranking, total_label: str = "Total") -> None:
         }
         for s in ranking.standings
     ]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    st.table(rows, hide_index=True)
     for sentence in ranking.explanations:
         st.info(sentence, icon=":material/balance:")
 
@@ -79,15 +79,15 @@ def _show_round(game: RoundResult, images: Mapping[str, np.ndarray | None], key:
     show_ranking(game.ranking)
     for warning in game.warnings:
         st.warning(warning, icon=":material/extension:")
+    tabs = st.tabs(list(game.scores))
+    for index, (tab, (name, score)) in enumerate(zip(tabs, game.scores.items(), strict=True)):
+        with tab:
+            _show_kingdom(name, score, images.get(name), f"{key}_{index}")
     chart = {"Terrain": [t.value for t in next(iter(game.scores.values())).points_by_terrain()]}
     for name, score in game.scores.items():
         chart[name] = list(score.points_by_terrain().values())
     st.markdown("**Points by terrain**")
     st.bar_chart(chart, x="Terrain", y=list(game.scores), stack=False, height=260)
-    tabs = st.tabs(list(game.scores))
-    for index, (tab, (name, score)) in enumerate(zip(tabs, game.scores.items(), strict=True)):
-        with tab:
-            _show_kingdom(name, score, images.get(name), f"{key}_{index}")
 
 
 def _show_kingdom(name: str, score: Score, photo: np.ndarray | None, key: str) -> None:
@@ -107,7 +107,7 @@ def _show_kingdom(name: str, score: Score, photo: np.ndarray | None, key: str) -
             for region in score.regions
         ]
         if rows:
-            st.dataframe(rows, hide_index=True, width="stretch")
+            st.table(rows, hide_index=True)
         else:
             st.caption("No land tiles yet: only the castle.")
         st.markdown(f"Regions: **{score.base}** points")

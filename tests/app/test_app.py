@@ -115,7 +115,7 @@ def test_dynasty_standings_after_each_game_and_the_winner_after_the_third(app):
             # The next game starts from empty kingdoms; the finished game is kept.
             assert ". . C . ." in app.text_area(key="text_5_0").value
     assert any("Player 1 wins the Dynasty" in s.value for s in app.success)
-    standings = app.dataframe[0].value
+    standings = app.table[0].value
     assert list(standings["Total of the games"]) == [51 + 39 + 51, 39 + 51 + 39]
 
 
@@ -189,13 +189,20 @@ def test_seven_by_seven_duel(app):
     assert metric_values(app)["Player 1's total"] == str(2 * 5 + 10)
 
 
+def test_the_result_waits_for_a_first_tile(app):
+    assert any("first tile" in i.value for i in app.info)
+    assert not app.metric
+
+
 def test_encoded_game_from_the_model_matches_the_apps_link(app):
     # The link the page shows is exactly games.share's encoding of what was entered.
     from games.editing import blank_board
     from games.model import Game, GameSetup
+    from scoring import parse_board
 
+    enter(app, 0, BOARD_51)
     code = app.code[0].value.split("?game=", 1)[1]
-    expected = Game(GameSetup(("Player 1", "Player 2")), ((blank_board(5),) * 2,))
+    expected = Game(GameSetup(("Player 1", "Player 2")), ((parse_board(BOARD_51), blank_board(5)),))
     assert code == encode_game(expected)
 
 
