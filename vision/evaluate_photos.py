@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.find_board import NoBoardFound, find_board
+from vision.find_board import NoBoardFound, find_board, location_from_corners
 from vision.load_image import load_image
 from vision.rectify import straighten
 from vision.synth import make_scene, shared_dir
@@ -43,6 +43,8 @@ class Tally:
     corner_errors: list[float] = field(default_factory=list)
     cells: int = 0
     cells_right: int = 0
+    reference_cells: int = 0
+    reference_right: int = 0
     boards_scored: int = 0
     totals_right: int = 0
     milliseconds: list[float] = field(default_factory=list)
@@ -109,6 +111,15 @@ def _evaluate_one(tally, data, truth_size, truth_labels, truth_corners, classify
         tally.corner_errors.append(float(errors[turns]))
         if errors[turns] > 0.25:
             tally.failures.append(f"{name}: corner error {errors[turns]:.2f} cells")
+    if tokens is not None and truth_corners is not None:
+        # The same board read through the true corners: part 1's accuracy with perfect geometry,
+        # the yardstick for what finding the board costs.
+        true_location = location_from_corners(truth_corners[0] * scale, truth_size)
+        reference = classify(straighten(image, true_location, 100), truth_size)
+        truth = np.array(truth_labels, dtype=object)
+        read = np.array([row.split() for row in reference.board.rows_text()], dtype=object)
+        tally.reference_cells += truth.size
+        tally.reference_right += int((read == truth).sum())
     if tokens is not None:
         # np.roll by `turns` matched found corner (i - turns) to true corner i: the true top-left
         # is where the found board has corner -turns, i.e. the found board is the true one
@@ -150,6 +161,10 @@ def _table(tally: Tally, cells_note: str, peak_mb: float) -> str:
         (
             "cells right",
             share(tally.cells_right, tally.cells) if tally.cells else cells_note or "n/a",
+        ),
+        (
+            "cells right, true corners",
+            share(tally.reference_right, tally.reference_cells) if tally.reference_cells else "n/a",
         ),
         (
             "totals exactly right",
