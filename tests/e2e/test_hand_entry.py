@@ -54,6 +54,7 @@ def test_on_a_phone_the_upload_button_and_its_camera_hint_come_first(browser, ap
         expect(upload.get_by_role("button", name="Upload", exact=True)).to_be_visible()
         hint = page.get_by_text("On a phone, this button can open the phone's own camera")
         expect(hint.first).to_be_visible()  # one per player tab; the first tab is shown
+        expect(page.frame_locator(".st-key-tap_5_0 iframe").locator("img")).to_be_visible()
         screenshot(page, "phone", top=page.get_by_role("heading", name="Kingdoms"))
     finally:
         phone.close()
