@@ -10,10 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from scoring import Board, BoardError, parse_board
+from scoring.ranking import MAX_PLAYERS, MIN_PLAYERS, validate_names
 from scoring.score import Rules
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Game", "GameError", "GameSetup"]
+
 MAX_NAME_LENGTH = 30
 DYNASTY_GAMES = 3
 
@@ -34,14 +35,12 @@ class GameSetup:
     def __post_init__(self) -> None:
         names = tuple(str(name).strip() for name in self.players)
         object.__setattr__(self, "players", names)
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise GameError(f"a game has 2 to 4 players, not {len(names)}")
-        if any(not name for name in names):
-            raise GameError("every player needs a name")
+        try:
+            validate_names(names)  # 2–4 players, each named, no two alike
+        except ValueError as err:
+            raise GameError(str(err)) from None
         if any(len(name) > MAX_NAME_LENGTH for name in names):
             raise GameError(f"keep names to {MAX_NAME_LENGTH} characters")
-        if len({name.casefold() for name in names}) != len(names):
-            raise GameError("two players have the same name: give each a different one")
         if self.size not in (5, 7):
             raise GameError(f"a kingdom is 5×5 or 7×7, not {self.size}×{self.size}")
         if self.size == 7 and len(names) != 2:

@@ -39,31 +39,6 @@ def score_game(game: Game) -> GameResult:
     return GameResult(game=game, rounds=tuple(rounds), dynasty=dynasty)
 
 
-def score_to_dict(score: Score) -> dict:
-    """The same fields as ``kingdomino score --json`` prints for one kingdom."""
-    return {
-        "size": score.board.size,
-        "grid": score.board.rows_text(),
-        "regions": [
-            {
-                "terrain": region.terrain.value,
-                "cells": [list(cell) for cell in region.cells],
-                "crowns": region.crowns,
-                "points": region.points,
-            }
-            for region in score.regions
-        ],
-        "base": score.base,
-        "middle_kingdom": score.middle_kingdom.points,
-        "harmony": score.harmony.points,
-        "bonus_reasons": [score.middle_kingdom.reason, score.harmony.reason],
-        "total": score.total,
-        "largest_region": score.largest_region,
-        "crowns": score.crowns,
-        "warnings": list(score.warnings),
-    }
-
-
 def ranking_to_dict(ranking: Ranking) -> dict:
     return {
         "standings": [
@@ -78,7 +53,7 @@ def result_to_dict(result: GameResult) -> dict:
     data = game_to_dict(result.game)
     data["games"] = [
         {
-            "kingdoms": {name: score_to_dict(score) for name, score in r.scores.items()},
+            "kingdoms": {name: score.to_dict() for name, score in r.scores.items()},
             "ranking": ranking_to_dict(r.ranking),
             "warnings": list(r.warnings),
         }

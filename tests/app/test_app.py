@@ -78,7 +78,7 @@ def test_bad_board_text_says_where_and_keeps_both_text_and_board(app):
 
 def test_setup_errors_are_messages(app):
     app.text_input(key="setup_name_1").input("player 1").run()
-    assert any("same name" in e.value for e in app.error)
+    assert any("names must differ" in e.value for e in app.error)
     assert not app.exception
 
 

@@ -28,7 +28,7 @@ def test_setup_trims_names_and_counts_games():
         (("Anna",), 5, "2 to 4 players"),
         (("A", "B", "C", "D", "E"), 5, "2 to 4 players"),
         (("Anna", ""), 5, "needs a name"),
-        (("Anna", "anna"), 5, "same name"),
+        (("Anna", "anna"), 5, "names must differ"),
         (("A", "B", "C"), 7, "exactly two players"),
         (("A", "B"), 6, "5×5 or 7×7"),
     ],
