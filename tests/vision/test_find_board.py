@@ -1,0 +1,148 @@
+"""find_board and rectify: real photos, straightened boards, synthetic scenes, given corners, and
+the photos that must be refused."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.find_board import BoardLocation, NoBoardFound, find_board, location_from_corners
+from vision.load_image import ImageError, load_image
+from vision.rectify import cell_grid, draw_overlay, straighten
+from vision.synth import _background, make_scene
+
+
+def _labels(path) -> list[str]:
+    return [" ".join(line.split()) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def game_photos(shared_dir):
+    photos = shared_dir / "datasets" / "photos"
+    return {name: load_image(photos / f"{name}.jpg") for name in ("game1", "game2")}
+
+
+@pytest.mark.parametrize("name", ["game1", "game2"])
+def test_real_photo_is_found_as_7x7(game_photos, name):
+    image = game_photos[name]
+    location = find_board(image)
+    assert location.size == 7 and not location.straightened and location.warnings == ()
+    h, w = image.shape[:2]
+    corners = location.corners
+    # The kingdom fills the photo's width, in its middle third or so, upright (TL top-left).
+    assert (corners[:, 0] > -0.05 * w).all() and (corners[:, 0] < 1.05 * w).all()
+    assert corners[0, 0] < corners[1, 0] and corners[0, 1] < corners[3, 1]
+    side = np.linalg.norm(corners[1] - corners[0])
+    assert 0.8 * w < side < 1.0 * w
+
+
+@pytest.mark.parametrize("name", ["game1", "game2"])
+def test_real_photo_reads_end_to_end(shared_dir, name):
+    from vision.pipeline import read_image
+
+    path = shared_dir / "datasets" / "photos" / f"{name}.jpg"
+    reading = read_image(path)
+    assert reading.board.rows_text() == _labels(path.with_suffix(".txt"))
+
+
+def test_straightened_boards_are_recognised(shared_dir):
+    images = shared_dir / "datasets" / "aau-boards" / "images"
+    for name in ("1.jpg", "20.jpg", "44.jpg", "61.jpg"):
+        image = cv2.imread(str(images / name))
+        location = find_board(image)
+        assert location.straightened and location.size == 5, name
+        np.testing.assert_allclose(location.corners, [[0, 0], [500, 0], [500, 500], [0, 500]])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 5, 8, 13])
+def test_synthetic_scenes(seed):
+    scene = make_scene(seed, photo_long_side=1200)
+    location = find_board(scene.image)
+    assert location.size == scene.size
+    cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / scene.size
+    errors = [
+        np.linalg.norm(np.roll(location.corners, k, axis=0) - scene.corners, axis=1).mean()
+        for k in range(4)
+    ]
+    assert min(errors) / cell < 0.2
+
+
+def test_given_corners_skip_the_search(game_photos):
+    image = game_photos["game1"]
+    found = find_board(image)
+    shuffled = found.corners[[2, 0, 3, 1]]  # any order: they are put in TL, TR, BR, BL order
+    given = find_board(image, corners=shuffled)
+    np.testing.assert_allclose(given.corners, found.corners)
+    assert given.size == 7  # found from the lattice inside the corners
+    assert find_board(image, size=5, corners=shuffled).size == 5
+
+
+def test_size_override(game_photos):
+    assert find_board(game_photos["game2"], size=7).size == 7
+    scene = make_scene(1, photo_long_side=1200)
+    assert scene.size == 5  # seed 1 makes a 5×5 kingdom
+    location = find_board(scene.image, size=7)
+    assert location.size == 7  # the frame grows around the tiles
+    with pytest.raises(ValueError, match="5 or 7"):
+        find_board(scene.image, size=6)
+
+
+@pytest.mark.parametrize("kind", ["plain", "wood", "carpet", "cloth", "cutting_mat"])
+def test_a_table_without_kingdom_is_refused(kind):
+    table = _background(np.random.default_rng(7), kind, 900, 1200).clip(0, 255).astype(np.uint8)
+    with pytest.raises(NoBoardFound, match="no kingdom found"):
+        find_board(table)
+
+
+def _aau_board_path():
+    from vision.synth import shared_dir
+
+    return shared_dir() / "datasets" / "aau-boards" / "images" / "1.jpg"
+
+
+def test_empty_and_tiny_images_are_refused():
+    with pytest.raises(NoBoardFound, match="no kingdom found"):
+        find_board(np.full((600, 800, 3), 128, np.uint8))
+    with pytest.raises(ImageError, match="too small"):
+        find_board(np.zeros((20, 20, 3), np.uint8))
+    with pytest.raises(TypeError):
+        find_board(np.zeros((100, 100, 3), np.float32))
+
+
+def test_two_kingdoms_give_the_larger_and_a_warning():
+    table = _background(np.random.default_rng(3), "carpet", 1200, 1600).clip(0, 255)
+    table = table.astype(np.uint8)
+    board = cv2.imread(str(_aau_board_path()))
+    if board is None:
+        pytest.skip("shared data not available")
+    table[200:700, 100:600] = board
+    table[300:700, 900:1300] = cv2.resize(board, (400, 400))
+    location = find_board(table)
+    assert any("two kingdoms" in w for w in location.warnings)
+    assert location.corners[:, 0].max() < 650  # the larger, left one
+
+
+def test_board_location_is_frozen_and_checked():
+    location = location_from_corners([[0, 0], [500, 0], [500, 500], [0, 500]], 5)
+    with pytest.raises(ValueError):
+        location.corners[0, 0] = 3  # read-only array
+    with pytest.raises(AttributeError):
+        location.size = 7  # frozen dataclass
+    with pytest.raises(ValueError, match="5 or 7"):
+        BoardLocation(np.zeros((4, 2)), 6, np.eye(3))
+    with pytest.raises(ValueError, match="3×3"):
+        BoardLocation(np.zeros((4, 2)), 5, np.eye(2))
+
+
+def test_straighten_grid_and_overlay(game_photos):
+    image = game_photos["game1"]
+    location = find_board(image)
+    board = straighten(image, location, px_per_cell=64)
+    assert board.shape == (7 * 64, 7 * 64, 3) and board.dtype == np.uint8
+    grid = cell_grid(location)
+    assert grid.shape == (7, 7, 4, 2)
+    np.testing.assert_allclose(grid[0, 0, 0], location.corners[0], atol=1e-6)
+    np.testing.assert_allclose(grid[6, 6, 2], location.corners[2], atol=1e-6)
+    overlay = draw_overlay(image, location)
+    assert overlay.shape == image.shape and (overlay != image).any()

@@ -1,0 +1,107 @@
+"""load_image: formats, EXIF orientation, early downscaling, and a clear refusal for bad input."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision import load_image as load_image_module
+from vision.load_image import ImageError, load_image
+
+
+def _encoded(image: Image.Image, fmt: str, **options) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format=fmt, **options)
+    return buffer.getvalue()
+
+
+def _gradient(width: int = 64, height: int = 48) -> Image.Image:
+    x = np.linspace(0, 255, width, dtype=np.uint8)
+    rgb = np.zeros((height, width, 3), np.uint8)
+    rgb[..., 0] = x  # red grows to the right
+    rgb[..., 2] = 200
+    return Image.fromarray(rgb)
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP"])
+def test_common_formats_decode_to_bgr(fmt):
+    image = load_image(_encoded(_gradient(), fmt))
+    assert image.shape == (48, 64, 3) and image.dtype == np.uint8
+    # BGR: blue is channel 0 (constant 200), red channel 2 grows to the right.
+    assert abs(int(image[:, :, 0].mean()) - 200) < 10
+    assert image[24, 60, 2] > image[24, 3, 2] + 150
+
+
+def test_heic_decodes():
+    pillow_heif = pytest.importorskip("pillow_heif")
+    try:
+        data = _encoded(_gradient(), "HEIF")
+    except Exception as err:  # pillow-heif built without an encoder: decoding is what we ship
+        pytest.skip(f"cannot encode HEIF here ({err})")
+    assert pillow_heif is not None
+    assert load_image(data).shape == (48, 64, 3)
+
+
+def test_exif_orientation_is_applied():
+    exif = Image.Exif()
+    exif[0x0112] = 6  # "rotate 90° clockwise to display"
+    data = _encoded(_gradient(64, 48), "JPEG", exif=exif.tobytes())
+    image = load_image(data)
+    assert image.shape == (64, 48, 3)  # upright: portrait
+    # Red grew to the right before; after a clockwise turn it grows downward.
+    assert image[60, 24, 2] > image[3, 24, 2] + 150
+
+
+def test_large_jpeg_is_decoded_reduced(tmp_path):
+    path = tmp_path / "big.jpg"
+    _gradient(3200, 2400).save(path, quality=80)
+    image = load_image(path)
+    assert 1600 <= max(image.shape[:2]) < 3200  # draft mode: half size
+    assert load_image(path, long_side=None).shape == (2400, 3200, 3)
+
+
+def test_missing_empty_and_non_image_inputs(tmp_path):
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "nope.jpg")
+    with pytest.raises(ImageError, match="empty"):
+        load_image(b"")
+    with pytest.raises(ImageError, match="not an image we can read"):
+        load_image(b"kingdom, but as text\n" * 10)
+
+
+def test_truncated_jpeg_is_damaged():
+    data = _encoded(_gradient(400, 300), "JPEG")
+    with pytest.raises(ImageError, match="damaged|not an image"):
+        load_image(data[: len(data) // 2])
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    """A PNG that claims width×height but carries (almost) no pixels: a decompression bomb."""
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        body = kind + payload
+        return struct.pack(">I", len(payload)) + body + struct.pack(">I", zlib.crc32(body))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    idat = zlib.compress(b"\x00" * 64)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def test_decompression_bomb_is_refused_before_decoding():
+    with pytest.raises(ImageError, match="megapixels"):
+        load_image(_png_header_only(20_000, 20_000))  # 400 MP in a few hundred bytes
+    with pytest.raises(ImageError, match="megapixels"):
+        load_image(_png_header_only(8_000, 7_000))  # 56 MP: over our 50 MP limit
+
+
+def test_huge_file_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(load_image_module, "MAX_FILE_BYTES", 1000)
+    path = tmp_path / "huge.jpg"
+    path.write_bytes(_encoded(_gradient(300, 300), "JPEG") + b"\0" * 2000)
+    with pytest.raises(ImageError, match="MB limit"):
+        load_image(path)
