@@ -47,7 +47,7 @@ class LoadedInput(NamedTuple):
     reading: Any = None  # vision's per-cell reading for a photo; None for a board file
 
 
-def load_input(path: str) -> LoadedInput:
+def load_input(path: str, **image_options: Any) -> LoadedInput:
     """The board in ``path`` (``-`` = stdin): board text, a JSON board, or an image for vision.
 
     Raises ``InputError`` with a one-line message for anything else.
@@ -62,7 +62,7 @@ def load_input(path: str) -> LoadedInput:
         if file.is_dir():
             raise InputError(f"{name}: is a directory, not a board file")
         if file.suffix.lower() in IMAGE_SUFFIXES or _starts_like_image(file):
-            return _read_image(name, path)
+            return _read_image(name, path, **image_options)
         try:
             with file.open("rb") as handle:
                 data = handle.read(MAX_BOARD_BYTES + 1)
@@ -70,8 +70,8 @@ def load_input(path: str) -> LoadedInput:
             raise InputError(f"{name}: cannot read ({err.strerror or err})") from None
     if _is_image(data):
         if path == "-":
-            return _read_image(name, data)
-        return _read_image(name, path)
+            return _read_image(name, data, **image_options)
+        return _read_image(name, path, **image_options)
     if len(data) > MAX_BOARD_BYTES:
         raise InputError(f"{name}: over {MAX_BOARD_BYTES:,} bytes, too big for a board file")
     try:
@@ -115,12 +115,14 @@ def _image_reader() -> Callable[..., Any] | None:
     return None
 
 
-def _read_image(name: str, source: str | bytes) -> LoadedInput:
+def _read_image(name: str, source: str | bytes, **image_options: Any) -> LoadedInput:
+    """``image_options``: vision's ``size`` and ``corners`` (from --size / --corners), if given."""
     reader = _image_reader()
     if reader is None:
         raise InputError(f"{name}: is an image; reading images needs the vision package")
     try:
-        reading = reader(source)
+        options = {key: value for key, value in image_options.items() if value is not None}
+        reading = reader(source, **options)
     except Exception as err:  # the vision code's own errors; the CLI must never show a traceback
         message = " ".join(str(err).split()) or type(err).__name__
         raise InputError(f"{name}: cannot read the image ({message})") from None
@@ -179,7 +181,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     for path in args.files:
         name = "<stdin>" if path == "-" else path
         try:
-            loaded = load_input(path)
+            loaded = load_input(path, size=args.size, corners=args.corners)
         except InputError as err:
             _error(str(err))
             status = EXIT_BAD_INPUT
@@ -271,7 +273,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
         try:
             if not Path(path).is_file():
                 raise InputError(f"{path}: no such file")
-            reading = _read_image_with_size(path, args.size)
+            reading = _read_image_with_size(path, args.size, args.corners)
         except InputError as err:
             _error(str(err))
             status = EXIT_BAD_INPUT
@@ -295,14 +297,14 @@ def _cmd_read(args: argparse.Namespace) -> int:
     return status
 
 
-def _read_image_with_size(path: str, size: int | None) -> Any:
+def _read_image_with_size(path: str, size: int | None, corners: Any = None) -> Any:
     """vision's whole reading of one image: ``read`` needs every cell, not just the board."""
     try:
         from vision.pipeline import read_image
     except ImportError as err:
         raise InputError(f"{path}: reading images needs the vision package ({err})") from None
     try:
-        return read_image(path, size=size)
+        return read_image(path, size=size, corners=corners)
     except Exception as err:  # vision's own errors; the CLI must never show a traceback
         message = " ".join(str(err).split()) or type(err).__name__
         raise InputError(f"{path}: cannot read the image ({message})") from None
@@ -335,9 +337,21 @@ def _parser() -> argparse.ArgumentParser:
             "--no-harmony", action="store_true", help="play without the +5 full-kingdom bonus"
         )
 
+    def add_image_options(command: argparse.ArgumentParser) -> None:
+        command.add_argument(
+            "--size", type=int, choices=(5, 7), help="cells per side of photos (default: found)"
+        )
+        command.add_argument(
+            "--corners",
+            type=_corners,
+            metavar="X1,Y1,X2,Y2,X3,Y3,X4,Y4",
+            help="the kingdom's four corners in the photo, in pixels (any order): skip the search",
+        )
+
     score = commands.add_parser("score", help="score each kingdom", description=__doc__)
     score.add_argument("files", nargs="+", metavar="FILE", help="board text/JSON file; - = stdin")
     add_rules(score)
+    add_image_options(score)
     score.set_defaults(run=_cmd_score)
 
     rank = commands.add_parser("rank", help="rank 2-4 players of one game", description=__doc__)
@@ -347,10 +361,23 @@ def _parser() -> argparse.ArgumentParser:
 
     read = commands.add_parser("read", help="read the cells of kingdom images", description=__doc__)
     read.add_argument("images", nargs="+", metavar="IMAGE", help="a photo or straightened board")
-    read.add_argument("--size", type=int, choices=(5, 7), help="cells per side (default: found)")
     read.add_argument("--json", action="store_true", help="print JSON, one object a line")
+    add_image_options(read)
     read.set_defaults(run=_cmd_read)
     return parser
+
+
+def _corners(text: str) -> list[tuple[float, float]]:
+    """``--corners x1,y1,...,x4,y4``: four (x, y) points in photo pixels."""
+    try:
+        numbers = [float(part) for part in text.replace(" ", "").split(",")]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 8:
+        raise argparse.ArgumentTypeError(
+            f"'{text}': give 8 numbers, x,y of the four corners, e.g. 10,20,900,25,890,910,15,905"
+        )
+    return [(numbers[i], numbers[i + 1]) for i in range(0, 8, 2)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

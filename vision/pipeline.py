@@ -66,10 +66,14 @@ def describe(source: ImageSource) -> str:
     return str(source)
 
 
-def decode(source: ImageSource) -> np.ndarray:
-    """An HxWx3 BGR uint8 image from a path, bytes or an array; ``ImageError`` if impossible."""
+def decode(source: ImageSource, full_resolution: bool = False) -> np.ndarray:
+    """An HxWx3 BGR uint8 image from a path, bytes or an array; ``ImageError`` if impossible.
+
+    Files and bytes are decoded reduced (long side about 1600-2000 px, plenty for the finder and
+    the cell reader) unless ``full_resolution``.
+    """
     if not isinstance(source, np.ndarray):
-        return load_image(source)
+        return load_image(source, long_side=None) if full_resolution else load_image(source)
     image = source
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
@@ -107,7 +111,9 @@ def read_image(
     """
     if size is not None and size not in SIZES:
         raise ValueError(f"size must be 5 or 7, got {size!r}")
-    image = decode(source)
+    # Given corners are in the pixels of the image as given (a file's own upright pixels, as a
+    # user reads them off the photo), so that image is not reduced.
+    image = decode(source, full_resolution=corners is not None)
     location = locate(image, size, corners)
     if location is None:
         board_image, warnings = image, ()
