@@ -180,8 +180,9 @@ def _show_reading(slot: int, size: int) -> None:
         if reading.overlay is not None:
             found.image(reading.overlay, channels="BGR", caption="The grid found in the photo")
         straight.image(reading.straightened, channels="BGR", caption="Straightened")
-        if st.toggle("The grid is wrong: let me tap the corners", key=f"fix_grid_{size}_{slot}"):
-            _corner_fallback(slot, size, reading)
+    # Outside the expander: its content is redrawn on every tap, and it should stay in view.
+    if st.toggle("The grid is wrong: let me tap the corners", key=f"fix_grid_{size}_{slot}"):
+        _corner_fallback(slot, size, reading)
 
 
 def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from tests.e2e.conftest import expect, screenshot, set_name, total_of
+from tests.e2e.conftest import enter_board_text, expect, screenshot, set_name, total_of
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
@@ -43,3 +43,27 @@ def test_a_corrupt_upload_is_answered_with_a_message(page):
     expect(message).to_be_visible(timeout=20_000)
     expect(message).to_contain_text("by hand")
     expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+# The kingdom's corners in synthetic-scene-12.jpg (1200×1600), from vision.synth's ground truth.
+SCENE_12_CORNERS = [(707.5, 112.2), (1158.6, 887.2), (520.7, 1280.2), (6.6, 693.3)]
+
+
+def test_tapping_the_four_corners_reads_the_kingdom_again(page):
+    set_name(page, 0, "Anna")
+    upload(page, 0, SAMPLES / "synthetic-scene-12.jpg")
+    expect(total_of(page, "Anna")).to_contain_text("51", timeout=20_000)
+    page.locator(".st-key-fix_grid_5_0").get_by_text("The grid is wrong").click()
+
+    photo = page.frame_locator(".st-key-corners_5_0 iframe").locator("img")
+    for number, (x, y) in enumerate(SCENE_12_CORNERS, start=1):
+        expect(page.get_by_text(f"({number} of 4:")).to_be_visible()
+        box = photo.bounding_box()
+        photo.click(position={"x": x * box["width"] / 1200, "y": y * box["height"] / 1600})
+    read_again = page.get_by_role("button", name="Read again from these corners")
+    expect(read_again).to_be_visible()
+    # Overwrite the board by hand first, so that the 51 below can only come from the new reading.
+    enter_board_text(page, 0, "W0 W0 W0 W0 W0\n" * 2 + "W0 W0 C W0 W0\n" + "W0 W0 W0 W0 W0\n" * 2)
+    expect(total_of(page, "Anna")).to_contain_text("15")
+    read_again.click()
+    expect(total_of(page, "Anna")).to_contain_text("51", timeout=20_000)
