@@ -127,7 +127,12 @@ def _on_text(slot: int, size: int) -> None:
         state.set_board_error(slot, size, str(err))
         return
     # Keep the user's own formatting in the box; only the board itself is replaced.
+    old_board = state.board(slot, size)
     state.set_board(slot, size, new_board, update_text=False)
+    reading = state.reading(slot, size)
+    if reading is not None:  # a cell fixed by typing is checked, as one fixed by a tap
+        changed = {(r, c) for r, c, cell in new_board.iter_cells() if cell != old_board[r, c]}
+        reading.uncertain -= changed
 
 
 def _undo_photo(slot: int, size: int) -> None:

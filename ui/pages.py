@@ -39,17 +39,15 @@ def score_page() -> None:
         return
 
     finished = state.finished_rounds()
-    complete = len(finished) == setup.games_to_play
-    if setup.dynasty and not complete:
+    if setup.dynasty:
         st.subheader(f"Kingdoms of game {len(finished) + 1} of 3")
     else:
         st.subheader("Kingdoms")
-    if not complete:
-        tabs = st.tabs([f"{name}" for name in setup.players])
-        for slot, (tab, name) in enumerate(zip(tabs, setup.players, strict=True)):
-            with tab:
-                kingdom_input(slot, name, setup.size)
-                board_editor(slot, name, setup.size)
+    tabs = st.tabs(list(setup.players))
+    for slot, (tab, name) in enumerate(zip(tabs, setup.players, strict=True)):
+        with tab:
+            kingdom_input(slot, name, setup.size)
+            board_editor(slot, name, setup.size)
 
     st.divider()
     st.header("Result")

@@ -112,13 +112,15 @@ def clear_kingdom(slot: int, size: int) -> None:
 
 
 def finished_rounds() -> list[tuple[Board, ...]]:
-    """The boards of the Dynasty games already finished (empty for a single game)."""
+    """The boards of the Dynasty games already over (0–2 of them; empty for a single game).
+
+    The game being entered is never in this list: in a Dynasty the third game stays the current
+    one, and the winner shows as soon as its kingdoms are in.
+    """
     return st.session_state.setdefault("finished_rounds", [])
 
 
 def current_game(setup: GameSetup) -> Game:
-    """The setup with the finished games and, unless the session is complete, the current boards."""
-    rounds = list(finished_rounds())
-    if len(rounds) < setup.games_to_play:
-        rounds.append(tuple(board(slot, setup.size) for slot in range(len(setup.players))))
-    return Game(setup, tuple(rounds))
+    """The setup with the finished games and the boards being entered now."""
+    current = tuple(board(slot, setup.size) for slot in range(len(setup.players)))
+    return Game(setup, (*finished_rounds(), current))

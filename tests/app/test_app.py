@@ -241,3 +241,21 @@ def test_a_corrupt_upload_is_a_message_not_a_traceback(app):
     assert not app.exception
     (error,) = [e.value for e in app.error]
     assert error.startswith("Could not read broken.jpg") and "by hand" in error
+
+
+def _blurred_sample() -> bytes:
+    import cv2
+
+    image = cv2.imread(str(SAMPLES / "aau-board-1.jpg"))
+    ok, encoded = cv2.imencode(".png", cv2.GaussianBlur(image, (0, 0), 7))
+    return encoded.tobytes()
+
+
+def test_uncertain_cells_of_a_blurred_photo_are_listed_for_checking(app):
+    app.file_uploader(key="upload_5_0").upload("blurred.png", _blurred_sample(), "image/png").run()
+    assert not app.exception
+    (warning,) = [w.value for w in app.warning if "framed in magenta" in w.value]
+    assert warning.startswith("Check the cells framed in magenta (row")
+    # The text box corrects whatever the blur hid; the total is then the true one.
+    enter(app, 0, BOARD_51)
+    assert metric_values(app)["Player 1's total"] == "51"
