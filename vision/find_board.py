@@ -6,18 +6,23 @@ How it works, in the order the code runs:
    lattice with lines at exact fractions of the width and height, it *is* the board (the
    ``aau-boards`` case): corners = image corners, no flag needed.
 2. **Segment tiles from the table.** The table is what touches the image border: we model its
-   colours from a band along the border (a few clusters in Lab, each with its covariance, so wood
-   grain and carpet noise are "table" too) and call every pixel far from all of them "tile". An
-   opening removes thin things (the printed lines and numbers of a cutting mat), a closing
-   bridges the gaps between dominoes, and the largest blob is the kingdom. A second blob of
-   similar size means a second kingdom: we keep the larger and warn.
-3. **A first quadrilateral.** The blob's convex hull simplified to four corners (or, for ragged
-   outlines, its minimum-area rectangle), each side then re-fitted to the outline points along it.
-4. **Snap to the tile lattice.** We straighten the quadrilateral, count the cells along each side
-   from the tile edges (the comb of gradient peaks at multiples of the pitch), then fit a
-   homography to the observed tile edges themselves: every visible edge between two cells is a
-   line of the lattice, which gives linear equations for the homography. This fixes perspective
-   and corners even when the outline is ragged or a corner tile is missing.
+   colours from a band along the border (a few clusters, each with its covariance, so wood grain
+   and carpet noise are "table" too) and call every pixel far from all of them "tile". Colours
+   are compared as log-brightness and chromaticity, with extra tolerance on brightness, because
+   shadows and light gradients scale a table's colour rather than change it. An opening removes
+   thin things (the printed lines and numbers of a cutting mat), a closing bridges the gaps
+   between dominoes, and the largest blob is the kingdom. A second pass re-learns the table from
+   everything outside that blob (a kingdom touching the border leaks tile colours into the first
+   model). A second blob of similar size means a second kingdom: we keep the larger and warn.
+3. **Candidate quadrilaterals.** The blob's convex hull simplified to four corners (right for
+   complete kingdoms under any perspective) and its minimum-area rectangle (right for ragged
+   outlines, whose hull cuts corners), each side re-fitted to the outline points along it.
+4. **Snap to the tile lattice.** We straighten each candidate and count the cells along each side
+   from the tile edges: the gradient profile must peak at the cell boundaries and not at the cell
+   centres. The candidate with the clearest lattice wins; none clear enough means no kingdom.
+   Then we fit a homography to the observed tile edges themselves: every visible edge between
+   two cells is a line of the lattice, which gives linear equations for the homography. This
+   fixes perspective and corners even when the outline is ragged or a corner tile is missing.
 5. **The frame.** Tiles spanning fewer than N cells in a direction leave the N×N frame's placement
    ambiguous; we centre the frame on the tiles (an odd leftover cell goes to the bottom/right in
    the photo's orientation). The score does not depend on it except for the Middle Kingdom
@@ -60,6 +65,7 @@ class BoardLocation:
     ``corners`` is (4, 2) float, photo pixels (x, y), in the order top-left, top-right,
     bottom-right, bottom-left of the board as seen in the photo. ``homography`` (3, 3) maps photo
     pixels to board units (cells). ``straightened`` is True when the image was already the board.
+    ``image_shape`` is (height, width) of the image the corners refer to.
     """
 
     corners: np.ndarray
@@ -122,10 +128,11 @@ def find_board(
             full, size or straight_size, straightened=True, image_shape=shape
         )
 
+    mask, warnings, not_found = None, (), None
     try:
         mask, warnings = _kingdom_mask(small)
-    except NoBoardFound:
-        mask, warnings = None, ()
+    except NoBoardFound as err:
+        not_found = err
     h, w = shape
     about_square = 0.8 <= w / h <= 1.25
     if about_square and (mask is None or mask.mean() > 0.8 * 255):
@@ -133,8 +140,8 @@ def find_board(
         full = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
         found = size or _size_inside(image, full)
         return location_from_corners(full, found, straightened=True, image_shape=shape)
-    if mask is None:
-        _kingdom_mask(small)  # raises the NoBoardFound with its message
+    if not_found is not None:
+        raise not_found
     frame, size, lattice_warnings = _fit_lattice(small, mask, _initial_quads(mask), size)
     return location_from_corners(
         frame / scale, size, warnings + lattice_warnings, image_shape=shape
@@ -210,7 +217,7 @@ def _lattice_contrast(profile: np.ndarray, cells: int) -> float:
     return float(np.mean(peaks)) / (float(np.mean(centres)) + 1e-6)
 
 
-def _comb_score(profile: np.ndarray, cells: int, inner_only: bool = True) -> float:
+def _comb_score(profile: np.ndarray, cells: int) -> float:
     """How much stronger ``profile`` is at the cell boundaries ``i * len / cells`` than elsewhere.
 
     Each boundary takes the best value within ±3 % of the length (tiles are never perfectly
@@ -219,10 +226,8 @@ def _comb_score(profile: np.ndarray, cells: int, inner_only: bool = True) -> flo
     length = len(profile)
     pitch = length / cells
     radius = max(1, int(round(0.03 * length)))
-    start = 1 if inner_only else 0
-    stop = cells if inner_only else cells + 1
     peaks = []
-    for i in range(start, stop):
+    for i in range(1, cells):  # the inner boundaries: the outer ones are the image's edges
         centre = int(round(i * pitch))
         lo, hi = max(0, centre - radius), min(length, centre + radius + 1)
         if hi > lo:
@@ -236,7 +241,7 @@ def _size_inside(image: np.ndarray, corners: np.ndarray) -> int:
     side = 7 * 5 * 8  # divisible by both sizes
     target = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
     warp = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
-    view = cv2.warpPerspective(image, warp, (side, side), flags=cv2.INTER_AREA)
+    view = cv2.warpPerspective(image, warp, (side, side), flags=cv2.INTER_LINEAR)
     gx, gy = _gradient_images(view)
     col_profile = cv2.GaussianBlur(gx.mean(axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
     row_profile = cv2.GaussianBlur(gy.mean(axis=1).reshape(1, -1), (0, 0), 1.0).ravel()
@@ -545,7 +550,7 @@ def _count_cells(small: np.ndarray, quad: np.ndarray) -> tuple[int, int, float]:
     w, h = max(16, int(round(width * scale))), max(16, int(round(height * scale)))
     target = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
     warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    view = cv2.warpPerspective(small, warp, (w, h), flags=cv2.INTER_AREA)
+    view = cv2.warpPerspective(small, warp, (w, h), flags=cv2.INTER_LINEAR)
     gx, gy = _gradient_images(view)
     col_profile = cv2.GaussianBlur(gx.mean(axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
     row_profile = cv2.GaussianBlur(gy.mean(axis=1).reshape(1, -1), (0, 0), 1.0).ravel()
@@ -667,7 +672,7 @@ def _tile_cells(mask: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y:
     # Lattice pixels (with their half-cell margin) to coarse pixels with a `pad`-cell border.
     coarse = shift @ to_lattice
     width, height = (cells_x + 2 * pad) * P, (cells_y + 2 * pad) * P
-    view = cv2.warpPerspective(mask, coarse, (width, height), flags=cv2.INTER_AREA)
+    view = cv2.warpPerspective(mask, coarse, (width, height), flags=cv2.INTER_LINEAR)
     coverage = view.reshape(cells_y + 2 * pad, P, cells_x + 2 * pad, P).mean(axis=(1, 3)) / 255
     # Inside the quadrilateral a half-covered cell is a tile (a small one, or in shadow); outside
     # it, where the first estimate saw no tiles, only a cell covered almost whole is, so that a
