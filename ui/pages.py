@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import streamlit as st
 
 from games.editing import blank_board
@@ -16,6 +17,8 @@ from ui.editor import board_editor
 from ui.photo import kingdom_input, warm_up_in_background
 from ui.results import show_result
 from ui.setup import init_defaults, load_setup, setup_form
+from vision.annotate import jpeg_bytes
+from vision.load_image import load_image
 
 SHARE_PARAM = "game"
 HOW_TO = (
@@ -58,19 +61,15 @@ def score_page() -> None:
         warm_up_in_background()
         return
     result = score_game(game)
-    photos = {}
-    for slot, name in enumerate(setup.players):
-        reading = state.reading(slot, setup.size)
-        if reading is not None and reading.straightened is not None:
-            photos[name] = reading.straightened
+    photos = state.photos_by_game(setup)
     show_result(result, photos, key="live")
     st.divider()
-    _game_actions(result)
+    _game_actions(result, photos)
     _session_buttons(game)
 
 
-def _game_actions(result: GameResult) -> None:
-    """Save, share and download."""
+def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]]) -> None:
+    """Save (with the kingdoms' photos), share and download."""
     game = result.game
     code = encode_game(game)
     left, right = st.columns(2)
@@ -81,7 +80,8 @@ def _game_actions(result: GameResult) -> None:
         elif left.button(
             "Save to history", icon=":material/save:", type="primary", key="save_game"
         ):
-            GameHistory().save(game, summary(result))
+            files = [{name: jpeg_bytes(image) for name, image in p.items()} for p in photos]
+            GameHistory().save(game, summary(result), files)
             st.session_state["saved_code"] = code
             st.rerun()
     else:
@@ -117,12 +117,14 @@ def _session_buttons(game: Game) -> None:
 
 def _next_game(game: Game) -> None:
     state.finished_rounds().append(game.rounds[-1])
+    state.finished_photos().append(state.photos_by_game(game.setup)[-1])
     for slot in range(len(game.setup.players)):
         state.clear_kingdom(slot, game.setup.size)
 
 
 def _new_game() -> None:
     state.finished_rounds().clear()
+    state.finished_photos().clear()
     for size in (5, 7):
         for slot in range(4):
             state.clear_kingdom(slot, size)
@@ -135,6 +137,7 @@ def _open_in_editor(game: Game) -> None:
     finished = state.finished_rounds()
     finished.clear()
     finished.extend(game.rounds[:-1])
+    state.finished_photos()[:] = [{} for _ in finished]  # the boards come without photos
     for slot, board in enumerate(game.rounds[-1]):
         state.clear_kingdom(slot, game.setup.size)
         state.set_board(slot, game.setup.size, board)
@@ -154,7 +157,7 @@ def _shared_game(code: str) -> None:
         return
     players = ", ".join(game.setup.players)
     st.info(f"A shared game: {players} ({game.setup.variant}). This view is read-only.")
-    show_result(score_game(game), None, key="shared")
+    show_result(score_game(game), [], key="shared")
     left, right = st.columns(2)
     left.button(
         "Edit these kingdoms",
@@ -193,7 +196,11 @@ def history_page() -> None:
         return
     st.divider()
     st.subheader("Saved game")
-    show_result(score_game(game), None, key="history")
+    photos = [
+        {name: load_image(image, long_side=None) for name, image in by_player.items()}
+        for by_player in history.photos(opened)
+    ]
+    show_result(score_game(game), photos, key="history")
     if st.button(
         "Edit these kingdoms",
         key="edit_saved",

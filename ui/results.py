@@ -5,7 +5,7 @@ game opened from the history alike.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import streamlit as st
@@ -22,20 +22,21 @@ def ordinal(place: int) -> str:
     return f"{place}{suffix}"
 
 
-def show_result(
-    result: GameResult, images: Mapping[str, np.ndarray | None] | None, key: str
-) -> None:
-    """The whole result. ``images``: straightened photos of the latest game's kingdoms, by name
+def show_result(result: GameResult, photos: Sequence[Mapping[str, np.ndarray]], key: str) -> None:
+    """The whole result. ``photos[i]``: straightened photos of game ``i + 1``'s kingdoms, by name
     (a kingdom without one is drawn instead); ``key`` keeps widget keys apart between pages."""
     rounds = result.rounds
+
+    def photos_of(number: int) -> Mapping[str, np.ndarray]:
+        return photos[number - 1] if number <= len(photos) else {}
+
     if result.dynasty is not None:
         _show_dynasty(result)
-        latest = len(rounds)
-        st.subheader(f"Game {latest} of 3")
-    _show_round(rounds[-1], images or {}, f"{key}_game{len(rounds)}")
+        st.subheader(f"Game {len(rounds)} of 3")
+    _show_round(rounds[-1], photos_of(len(rounds)), f"{key}_game{len(rounds)}")
     for number in range(len(rounds) - 1, 0, -1):
         with st.expander(f"Game {number} of 3"):
-            _show_round(rounds[number - 1], {}, f"{key}_game{number}")
+            _show_round(rounds[number - 1], photos_of(number), f"{key}_game{number}")
 
 
 def show_ranking(ranking: Ranking, total_label: str = "Total") -> None:

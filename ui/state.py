@@ -120,6 +120,21 @@ def finished_rounds() -> list[tuple[Board, ...]]:
     return st.session_state.setdefault("finished_rounds", [])
 
 
+def finished_photos() -> list[dict[str, np.ndarray]]:
+    """Straightened photos of the finished games' kingdoms, by player (parallel to the rounds)."""
+    return st.session_state.setdefault("finished_photos", [])
+
+
+def photos_by_game(setup: GameSetup) -> list[dict[str, np.ndarray]]:
+    """For each game of ``current_game``: player name → straightened photo, if there was one."""
+    current = {}
+    for slot, name in enumerate(setup.players):
+        found = reading(slot, setup.size)
+        if found is not None and found.straightened is not None:
+            current[name] = found.straightened
+    return [*finished_photos(), current]
+
+
 def current_game(setup: GameSetup) -> Game:
     """The setup with the finished games and the boards being entered now."""
     current = tuple(board(slot, setup.size) for slot in range(len(setup.players)))

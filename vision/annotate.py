@@ -79,6 +79,14 @@ def png_bytes(image: np.ndarray) -> bytes:
     return encoded.tobytes()
 
 
+def jpeg_bytes(image: np.ndarray, quality: int = 85) -> bytes:
+    """The image as a JPEG file's bytes (a straightened photo kept in the history)."""
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:  # pragma: no cover - only fails for malformed arrays
+        raise ValueError("could not encode the image as JPEG")
+    return encoded.tobytes()
+
+
 def _label(out: np.ndarray, region: Region, colour: tuple[int, int, int], cell_px: int) -> None:
     row, col = label_cell(region)
     text = str(region.points)

@@ -259,3 +259,19 @@ def test_uncertain_cells_of_a_blurred_photo_are_listed_for_checking(app):
     # The text box corrects whatever the blur hid; the total is then the true one.
     enter(app, 0, BOARD_51)
     assert metric_values(app)["Player 1's total"] == "51"
+
+
+def test_a_saved_game_keeps_its_photos_for_the_history(app, tmp_path):
+    from games.history import GameHistory
+
+    app.button(key="try_sample_0").click().run()
+    app.button(key="save_game").click().run()
+    history = GameHistory(tmp_path / "games.db")
+    (saved,) = history.list()
+    (photos,) = history.photos(saved.id)
+    assert list(photos) == ["Player 1"] and photos["Player 1"][:2] == b"\xff\xd8"  # a JPEG
+
+    app.switch_page("ui/history_page.py").run()
+    app.button(key=f"open_{saved.id}").click().run()
+    assert not app.exception
+    assert metric_values(app)["Player 1's total"] == "51"

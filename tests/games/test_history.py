@@ -28,3 +28,15 @@ def test_database_path_comes_from_the_environment(monkeypatch, tmp_path):
     monkeypatch.delenv("KINGDOMINO_DB")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_db_path() == tmp_path / "kingdomino" / "games.db"
+
+
+def test_photos_are_kept_with_their_game_and_deleted_with_it(tmp_path):
+    history = GameHistory(tmp_path / "games.db")
+    game = Game(GameSetup(("Anna", "Ben"), dynasty=True), ((blank_board(5),) * 2,) * 2)
+    photos = [{"Anna": b"jpeg of game 1"}, {"Anna": b"jpeg A2", "Ben": b"jpeg B2"}]
+    kept = history.save(game, "Dynasty", photos)
+    other = history.save(_game(), "no photos")
+    assert GameHistory(tmp_path / "games.db").photos(kept) == photos
+    assert history.photos(other) == []
+    history.delete(kept)
+    assert history.photos(kept) == []
