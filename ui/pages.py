@@ -156,7 +156,7 @@ def _shared_game(code: str) -> None:
         st.button("Start a game of my own", key="leave_shared", on_click=_leave_shared)
         return
     players = ", ".join(game.setup.players)
-    st.info(f"A shared game: {players} ({game.setup.variant}). This view is read-only.")
+    st.info(f"A shared game: {players} · {game.setup.variant}. This view is read-only.")
     show_result(score_game(game), [], key="shared")
     left, right = st.columns(2)
     left.button(

@@ -16,7 +16,7 @@ def test_share_link_reopens_the_same_result_in_a_new_page(page, browser):
     other = browser.new_context(viewport={"width": 1000, "height": 1800}).new_page()
     try:
         open_app(other, url)
-        expect(other.get_by_text("A shared game: Anna, Player 2")).to_be_visible()
+        expect(other.get_by_text("A shared game: Anna, Player 2 · Classic (5×5)")).to_be_visible()
         expect(total_of(other, "Anna")).to_contain_text("51")
         expect(other.get_by_text("Anna wins this game")).to_be_visible()
         screenshot(other, "shared-link")
