@@ -1,7 +1,7 @@
 """The app's state and flows, run headless with Streamlit's AppTest (no browser).
 
-Boards are entered through the text box, the same path as typing them by hand; taps on the
-picture and photos are covered by the browser tests in tests/e2e.
+Boards are entered through the text box (the same path as typing them by hand), the sample
+button and the upload widget; taps on the picture are covered by the browser tests in tests/e2e.
 """
 
 from __future__ import annotations
@@ -12,20 +12,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from games.share import encode_game
+from tests.app_boards import BOARD_51, SAMPLES, WHEAT_22, WHEAT_24
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-# aau-boards 1: regions 36 + Middle Kingdom 10 + Harmony 5 = 51.
-BOARD_51 = """G0 L0 F0 F0 F0
-G0 F0 F0 F1 G0
-G0 S1 C F0 G0
-G0 S2 L0 G2 G1
-F0 L1 L0 G1 W0
-"""
-# Both 39 (24 points of regions + 15 of bonuses): one wheat region of 24 cells against 22 + 2.
-WHEAT_24 = "W1 W0 W0 W0 W0\n" + "W0 W0 W0 W0 W0\n" + "W0 W0 C W0 W0\n" + "W0 W0 W0 W0 W0\n" * 2
-WHEAT_22 = "W1 W0 W0 W0 W0\n" + "W0 W0 W0 W0 W0\n" + "W0 W0 C W0 W0\n" + "W0 W0 W0 W0 W0\n"
-WHEAT_22 += "W0 W0 W0 F0 F1\n"
 
 
 @pytest.fixture
@@ -204,9 +193,6 @@ def test_encoded_game_from_the_model_matches_the_apps_link(app):
     code = app.code[0].value.split("?game=", 1)[1]
     expected = Game(GameSetup(("Player 1", "Player 2")), ((parse_board(BOARD_51), blank_board(5)),))
     assert code == encode_game(expected)
-
-
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
 
 def test_try_a_sample_reads_it_into_the_editor(app):

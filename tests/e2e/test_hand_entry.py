@@ -1,5 +1,6 @@
 """Entering a kingdom by hand in a real browser: tapping cells with a brush, and typing it."""
 
+from tests.app_boards import BOARD_51
 from tests.e2e.conftest import (
     enter_board_text,
     expect,
@@ -8,8 +9,6 @@ from tests.e2e.conftest import (
     set_name,
     total_of,
 )
-
-BOARD_51 = "G0 L0 F0 F0 F0\nG0 F0 F0 F1 G0\nG0 S1 C F0 G0\nG0 S2 L0 G2 G1\nF0 L1 L0 G1 W0\n"
 
 
 def test_tap_cells_with_the_brush(page):

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.app_boards import BOARD_51
 from tests.e2e.conftest import (
     AppServer,
     enter_board_text,
@@ -11,8 +12,6 @@ from tests.e2e.conftest import (
     set_name,
     total_of,
 )
-
-BOARD_51 = "G0 L0 F0 F0 F0\nG0 F0 F0 F1 G0\nG0 S1 C F0 G0\nG0 S2 L0 G2 G1\nF0 L1 L0 G1 W0\n"
 
 
 @pytest.fixture

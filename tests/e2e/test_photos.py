@@ -2,9 +2,8 @@
 
 from pathlib import Path
 
+from tests.app_boards import SAMPLES
 from tests.e2e.conftest import enter_board_text, expect, screenshot, set_name, total_of
-
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
 
 def upload(page, slot: int, path: Path | None = None, *, name: str = "", data: bytes = b""):

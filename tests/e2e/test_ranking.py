@@ -1,10 +1,7 @@
 """Two players tied on points, and the sentence that settles it, in a real browser."""
 
+from tests.app_boards import WHEAT_22, WHEAT_24
 from tests.e2e.conftest import enter_board_text, expect, screenshot, set_name, show_player_tab
-
-# Both 39: one wheat region of 24 cells against one of 22 (plus a forest of 2).
-WHEAT_24 = "W1 W0 W0 W0 W0\nW0 W0 W0 W0 W0\nW0 W0 C W0 W0\nW0 W0 W0 W0 W0\nW0 W0 W0 W0 W0\n"
-WHEAT_22 = "W1 W0 W0 W0 W0\nW0 W0 W0 W0 W0\nW0 W0 C W0 W0\nW0 W0 W0 W0 W0\nW0 W0 W0 F0 F1\n"
 
 
 def test_tied_totals_are_settled_by_the_largest_region_in_a_sentence(page):

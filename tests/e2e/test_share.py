@@ -1,8 +1,7 @@
 """A share link opened in a new page shows the same result."""
 
+from tests.app_boards import BOARD_51
 from tests.e2e.conftest import enter_board_text, expect, open_app, screenshot, set_name, total_of
-
-BOARD_51 = "G0 L0 F0 F0 F0\nG0 F0 F0 F1 G0\nG0 S1 C F0 G0\nG0 S2 L0 G2 G1\nF0 L1 L0 G1 W0\n"
 
 
 def test_share_link_reopens_the_same_result_in_a_new_page(page, browser):
