@@ -68,7 +68,7 @@ def kingdom_input(slot: int, name: str, size: int) -> None:
     mode = st.segmented_control(
         f"How to enter {name}'s kingdom", [UPLOAD, CAMERA, HAND], key=f"source_{slot}"
     )
-    photo: tuple[str, str, bytes] | None = None  # (id, name, bytes)
+    new_photo: tuple[str, bytes] | None = None  # (name, file contents) to read in this run
     if mode == UPLOAD:
         upload = st.file_uploader(
             f"Photo of {name}'s kingdom, taken from above",
@@ -79,8 +79,7 @@ def kingdom_input(slot: int, name: str, size: int) -> None:
             ":material/smartphone: On a phone, this button can open the phone's own camera: "
             "take the photo straight from above, the whole kingdom in view."
         )
-        if upload is not None:
-            photo = (upload.file_id, upload.name, upload.getvalue())
+        new_photo = _new_file(upload, slot, size)
         samples = sample_photos()
         if samples:
             left, right = st.columns([3, 2], vertical_alignment="bottom")
@@ -91,22 +90,30 @@ def kingdom_input(slot: int, name: str, size: int) -> None:
                 key=f"sample_{slot}",
             )
             if right.button("Try this sample", key=f"try_sample_{slot}") and sample is not None:
-                photo = (f"sample:{sample.name}", sample.name, sample.read_bytes())
+                new_photo = (sample.name, sample.read_bytes())
     elif mode == CAMERA:
         shot = st.camera_input(f"Photo of {name}'s kingdom", key=f"camera_{size}_{slot}")
         st.caption(
             "The in-page camera needs this computer (localhost) or an HTTPS address; on a phone, "
             "Upload opens the phone's camera at full resolution instead."
         )
-        if shot is not None:
-            photo = (shot.file_id, "camera photo", shot.getvalue())
+        new_photo = _new_file(shot, slot, size, "camera photo")
 
-    last_id_key = f"read_id_{size}_{slot}"
-    if photo is not None and photo[0] != st.session_state.get(last_id_key):
-        st.session_state[last_id_key] = photo[0]
-        read_photo(slot, size, name, photo[1], photo[2])
+    if new_photo is not None:
+        read_photo(slot, size, name, *new_photo)
     if mode != HAND:
         _show_reading(slot, size)
+
+
+def _new_file(file, slot: int, size: int, name: str | None = None) -> tuple[str, bytes] | None:
+    """(name, contents) of an uploaded file or camera shot the first time it is seen, else None.
+
+    A file widget keeps returning its file on every rerun; it is read only once.
+    """
+    if file is None or file.file_id == st.session_state.get(f"read_id_{size}_{slot}"):
+        return None
+    st.session_state[f"read_id_{size}_{slot}"] = file.file_id
+    return name or file.name, file.getvalue()
 
 
 def read_photo(slot: int, size: int, player: str, photo_name: str, data: bytes) -> None:

@@ -261,3 +261,10 @@ def test_a_saved_game_keeps_its_photos_for_the_history(app, tmp_path):
     app.button(key=f"open_{saved.id}").click().run()
     assert not app.exception
     assert metric_values(app)["Player 1's total"] == "51"
+
+
+def test_the_sample_button_reads_again_after_a_correction(app):
+    app.button(key="try_sample_0").click().run()
+    enter(app, 0, WHEAT_24)
+    app.button(key="try_sample_0").click().run()
+    assert metric_values(app)["Player 1's total"] == "51"
