@@ -176,7 +176,7 @@ def _show_reading(slot: int, size: int) -> None:
                 "Take the photo again from straight above with the whole kingdom in view, tap "
                 "its four corners below, or enter it by hand."
             )
-        st.error(f"Could not read {reading.name}: {reading.error}. {advice}")
+        st.error(f"Could not read {reading.name}: {reading.error.rstrip('.')}. {advice}")
         if reading.photo is not None:
             _corner_fallback(slot, size, reading)
         return

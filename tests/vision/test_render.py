@@ -59,3 +59,14 @@ def test_a_tap_maps_to_the_cell_under_it_at_any_display_size(x, y, width, height
 
 def test_seven_by_seven_taps():
     assert cell_at(699, 0, 700, 700, 7) == (0, 6)
+
+
+def test_tapped_corners_are_marked_on_a_copy_of_the_photo():
+    from vision.render import mark_points
+
+    photo = np.zeros((400, 300, 3), np.uint8)
+    marked = mark_points(photo, [(50, 60), (250, 340)])
+    assert not photo.any()
+    assert tuple(marked[60, 50]) == (255, 255, 255)  # the dot's white centre
+    assert tuple(marked[340, 250]) == (255, 255, 255)
+    assert not marked[200, 150].any()
