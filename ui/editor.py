@@ -92,7 +92,7 @@ def board_editor(slot: int, name: str, size: int) -> None:
     )
     error = state.board_error(slot, size)
     if error:
-        st.error(f"{error}. The kingdom above is unchanged until the text is fixed.")
+        st.error(error)
 
 
 def _on_tap(slot: int, size: int) -> None:
@@ -106,8 +106,9 @@ def _on_tap(slot: int, size: int) -> None:
     crowns = st.session_state.get(f"brush_crowns_{slot}") or 0
     try:
         new_board = paint(state.board(slot, size), *cell, Terrain(terrain), crowns)
-    except BoardError as err:
-        state.set_board_error(slot, size, str(err))
+    except BoardError as err:  # a tap on the castle: it says how to move it instead
+        text = str(err)
+        state.set_board_error(slot, size, f"{text[:1].upper()}{text[1:]}.")
         return
     state.set_board(slot, size, new_board)
     reading = state.reading(slot, size)
@@ -124,7 +125,8 @@ def _on_text(slot: int, size: int) -> None:
                 f"this game is played {size}×{size}, the text has {new_board.size} rows"
             )
     except BoardError as err:
-        state.set_board_error(slot, size, str(err))
+        message = f"{err}. The kingdom above is unchanged until the text is fixed."
+        state.set_board_error(slot, size, message)
         return
     # Keep the user's own formatting in the box; only the board itself is replaced.
     old_board = state.board(slot, size)

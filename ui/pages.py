@@ -152,7 +152,8 @@ def _shared_game(code: str) -> None:
     try:
         game = decode_game(code)
     except ShareError as err:
-        st.error(f"{str(err).capitalize()}.")
+        text = str(err)
+        st.error(f"{text[:1].upper()}{text[1:]}.")
         st.button("Start a game of my own", key="leave_shared", on_click=_leave_shared)
         return
     players = ", ".join(game.setup.players)
