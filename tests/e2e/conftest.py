@@ -61,7 +61,8 @@ class AppServer:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> AppServer:
-        self.port = _free_port()
+        """Start (or restart, on the same port: the same address for the browser)."""
+        self.port = self.port or _free_port()
         env = dict(os.environ, KINGDOMINO_DB=str(self.db_path))
         started = time.monotonic()
         self.process = subprocess.Popen(

@@ -18,7 +18,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, REPO, AppServer, total_of
 
-RUNS = 3
+RUNS = 4
 
 
 def make_12_megapixel_photo(folder: Path) -> Path:
@@ -34,40 +34,46 @@ def main() -> None:
     photo = make_12_megapixel_photo(folder)
     print(f"12-MP photo: {photo} ({photo.stat().st_size / 1e6:.1f} MB, 3000×4000)")
     first_page, uploads = [], []
+    server = AppServer(folder / "games.db")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        # One browser profile for all runs and the same port each time: the first run loads
+        # Streamlit's scripts into an empty cache, later runs are a returning visitor.
+        context = browser.new_context(viewport={"width": 1000, "height": 1400})
         for run in range(RUNS):
-            server = AppServer(folder / f"games{run}.db")
             started = time.monotonic()
             server.start()
-            page = browser.new_page(viewport={"width": 1000, "height": 1400})
+            page = context.new_page()
             page.goto(server.url)
             expect(page.locator(".st-key-text_5_0 textarea")).to_be_visible(timeout=30_000)
             expect(page.frame_locator(".st-key-tap_5_0 iframe").locator("img")).to_be_visible()
             first_page.append(time.monotonic() - started)
 
-            # Warm the server's model the way a first photo would, then time a fresh upload.
-            chooser = page.locator(".st-key-upload_5_0 input[type=file]")
+            # The first photo after a start also loads the model (unless the background
+            # warm-up finished first); then a fresh page times a second upload.
             before = time.monotonic()
-            chooser.set_input_files(photo)
+            page.locator(".st-key-upload_5_0 input[type=file]").set_input_files(photo)
             expect(total_of(page, "Player 1")).to_contain_text("51", timeout=30_000)
-            cold = time.monotonic() - before
+            first_upload = time.monotonic() - before
             page.goto(server.url)
             expect(page.locator(".st-key-text_5_0 textarea")).to_be_visible()
-            chooser = page.locator(".st-key-upload_5_0 input[type=file]")
             before = time.monotonic()
-            chooser.set_input_files(photo)
+            page.locator(".st-key-upload_5_0 input[type=file]").set_input_files(photo)
             expect(total_of(page, "Player 1")).to_contain_text("51", timeout=30_000)
             uploads.append(time.monotonic() - before)
+            cache = "empty browser cache" if run == 0 else "cached scripts"
             print(
                 f"run {run + 1}: server healthy {server.ready_after_s:.2f} s, first page ready "
-                f"{first_page[-1]:.2f} s; 12-MP upload to total: first {cold:.2f} s "
-                f"(loads the model), then {uploads[-1]:.2f} s"
+                f"{first_page[-1]:.2f} s ({cache}); 12-MP upload to total: first "
+                f"{first_upload:.2f} s, then {uploads[-1]:.2f} s"
             )
             page.close()
             server.stop()
         browser.close()
-    print(f"median first page ready: {statistics.median(first_page):.2f} s (target ≤ 3 s)")
+    print(
+        f"first page ready, empty cache: {first_page[0]:.2f} s; cached: median "
+        f"{statistics.median(first_page[1:]):.2f} s (target ≤ 3 s)"
+    )
     print(f"median 12-MP upload to result: {statistics.median(uploads):.2f} s (target ≤ 2 s)")
 
 
