@@ -268,3 +268,18 @@ def test_the_sample_button_reads_again_after_a_correction(app):
     enter(app, 0, WHEAT_24)
     app.button(key="try_sample_0").click().run()
     assert metric_values(app)["Player 1's total"] == "51"
+
+
+def test_an_iphone_heic_photo_is_read(app):
+    import io
+
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    heic = io.BytesIO()
+    Image.open(SAMPLES / "aau-board-1.jpg").save(heic, format="HEIF", quality=90)
+    app.file_uploader(key="upload_5_0").upload("IMG_0001.HEIC", heic.getvalue(), "image/heic")
+    app.run()
+    assert not app.exception
+    assert metric_values(app)["Player 1's total"] == "51"
