@@ -157,6 +157,7 @@ def _table(tally: Tally, cells_note: str, peak_mb: float) -> str:
             "corner error, mean (cells)",
             f"{np.mean(errors):.3f}" if errors else "n/a (no corner truth)",
         ),
+        ("corner error, median (cells)", f"{np.median(errors):.3f}" if errors else "n/a"),
         ("corner error, worst (cells)", f"{np.max(errors):.3f}" if errors else "n/a"),
         (
             "cells right",

@@ -478,6 +478,10 @@ MAX_SPAN = 8  # cells along one side we consider (7 and one for tolerance)
 # Sum of the row and column lattice contrasts of the best cell count: synthetic kingdoms score
 # 2.5-12 (median 7.6), a smooth blurred blob about 2.2; below this it is not a tile lattice.
 MIN_LATTICE_CLARITY = 2.0
+# Share of the inner cell boundaries (one per row or column of cells) that show an edge right on
+# the fitted lattice: synthetic kingdoms 0.72-1 (median 0.93), the real photos 0.83 and 0.94,
+# colourful blobs that are not kingdoms 0-0.5.
+MIN_EDGE_SUPPORT = 0.6
 SEARCH_LONG_SIDE = 256  # size of the straightened view used to count cells
 
 
@@ -508,6 +512,12 @@ def _fit_lattice(
     to_lattice = cv2.getPerspectiveTransform(quad.astype(np.float32), target.astype(np.float32))
     for window in (0.3, 0.2, 0.12):
         to_lattice = _refine_on_edges(small, to_lattice, cells_x, cells_y, window)
+    if _edge_support(small, to_lattice, cells_x, cells_y) < MIN_EDGE_SUPPORT:
+        raise NoBoardFound(
+            "no kingdom found: something stands out from the table, but its edges do not form a"
+            " grid of square tiles; take the photo from straight above, or tap the kingdom's"
+            " four corners"
+        )
 
     tiles = _tile_cells(mask, to_lattice, cells_x, cells_y)
     rows, cols = np.nonzero(tiles)
@@ -644,6 +654,38 @@ def _refine_on_edges(
     if np.abs(moved - frame).max() > 1.5 * half:
         return to_lattice
     return correction @ to_lattice
+
+
+def _edge_support(small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int) -> float:
+    """The share of inner cell-boundary segments with a clear edge within 0.1 cell of the lattice.
+
+    Between two tiles there is always an edge (a gap, or a change of picture); a colourful blob
+    that merely got a lattice fitted to it has edges here and there, not along every line.
+    """
+    P = LATTICE_PX
+    margin = P // 2
+    width, height = cells_x * P + 2 * margin, cells_y * P + 2 * margin
+    view = cv2.warpPerspective(small, to_lattice, (width, height), flags=cv2.INTER_LINEAR)
+    gx, gy = _gradient_images(view)
+    half, trim = int(0.25 * P), int(0.2 * P)
+    hits = total = 0
+    for vertical, grad, lines, bands in (
+        (True, gx, cells_x, cells_y),
+        (False, gy, cells_y, cells_x),
+    ):
+        for i in range(1, lines):
+            centre = margin + i * P
+            for j in range(bands):
+                lo, hi = margin + j * P + trim, margin + (j + 1) * P - trim
+                if vertical:
+                    strip = grad[lo:hi, centre - half : centre + half + 1].sum(axis=0)
+                else:
+                    strip = grad[centre - half : centre + half + 1, lo:hi].sum(axis=1)
+                total += 1
+                found = _peak(strip)
+                if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
+                    hits += 1
+    return hits / total if total >= 4 else 1.0
 
 
 def _peak(strip: np.ndarray) -> tuple[float, float] | None:

@@ -95,6 +95,20 @@ def test_a_table_without_kingdom_is_refused(kind):
         find_board(table)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_colourful_blob_without_tiles_is_refused(seed):
+    from vision.synth import _smooth_noise
+
+    rng = np.random.default_rng(seed)
+    table = _background(rng, "carpet", 900, 1200).clip(0, 255).astype(np.uint8)
+    blob = np.stack([_smooth_noise(rng, 400, 400, 40, 60) + 128 for _ in range(3)], axis=-1)
+    y, x = np.mgrid[0:400, 0:400]
+    shape = [np.ones((400, 400), bool), (y - 200) ** 2 + (x - 200) ** 2 < 190**2][seed % 2]
+    table[250:650, 400:800][shape] = blob.clip(0, 255).astype(np.uint8)[shape]
+    with pytest.raises(NoBoardFound, match="no kingdom found"):
+        find_board(table)
+
+
 def _aau_board_path():
     from vision.synth import shared_dir
 
