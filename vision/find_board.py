@@ -65,7 +65,8 @@ class BoardLocation:
     ``corners`` is (4, 2) float, photo pixels (x, y), in the order top-left, top-right,
     bottom-right, bottom-left of the board as seen in the photo. ``homography`` (3, 3) maps photo
     pixels to board units (cells). ``straightened`` is True when the image was already the board.
-    ``image_shape`` is (height, width) of the image the corners refer to.
+    ``image_shape`` is (height, width) of the image the corners refer to. ``tile_span``: see
+    ``centre_on_castle``.
     """
 
     corners: np.ndarray
@@ -74,6 +75,9 @@ class BoardLocation:
     warnings: tuple[str, ...] = ()
     straightened: bool = False
     image_shape: tuple[int, int] = field(default=(0, 0))
+    # Rows [r0, r1) and columns [c0, c1) of the frame that hold tiles, when the finder saw them;
+    # None when the frame came from the caller's corners or is the whole (straightened) image.
+    tile_span: tuple[int, int, int, int] | None = None
 
     def __post_init__(self) -> None:
         corners = np.array(self.corners, dtype=np.float64).reshape(4, 2)
@@ -97,6 +101,48 @@ def location_from_corners(
     board = np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float64)
     homography = cv2.getPerspectiveTransform(corners.astype(np.float32), board.astype(np.float32))
     return BoardLocation(corners, size, homography, warnings, **extra)
+
+
+def shift_frame(location: BoardLocation, down: int, right: int) -> BoardLocation:
+    """The same lattice with the N×N frame moved ``down`` rows and ``right`` columns."""
+    n = location.size
+    board = np.array(
+        [[right, down], [right + n, down], [right + n, down + n], [right, down + n]], float
+    )
+    to_photo = np.linalg.inv(location.homography)
+    corners = cv2.perspectiveTransform(board.reshape(-1, 1, 2), to_photo).reshape(4, 2)
+    span = location.tile_span
+    if span is not None:
+        span = (span[0] - down, span[1] - down, span[2] - right, span[3] - right)
+    return location_from_corners(
+        corners,
+        n,
+        location.warnings,
+        straightened=location.straightened,
+        image_shape=location.image_shape,
+        tile_span=span,
+    )
+
+
+def centre_on_castle(location: BoardLocation, castle: tuple[int, int]) -> BoardLocation:
+    """The frame moved so the castle (row, col) is in its centre, if the tiles still fit in it.
+
+    When the tiles span fewer than N cells in a direction, where the N×N frame goes is a choice;
+    the finder centres it on the tiles. Once the castle is read, this puts it in the middle where
+    the tiles allow (any frame holding every tile is a valid kingdom, and the Middle Kingdom bonus
+    asks for one with the castle in the centre). Unchanged when unknown or impossible.
+    """
+    span = location.tile_span
+    if span is None:
+        return location
+    centre = location.size // 2
+    down, right = castle[0] - centre, castle[1] - centre  # move the frame by this much
+    row0, row1, col0, col1 = span
+    fits = row0 - down >= 0 and row1 - down <= location.size
+    fits = fits and col0 - right >= 0 and col1 - right <= location.size
+    if (down, right) == (0, 0) or not fits:
+        return location
+    return shift_frame(location, down, right)
 
 
 def find_board(
@@ -142,9 +188,9 @@ def find_board(
         return location_from_corners(full, found, straightened=True, image_shape=shape)
     if not_found is not None:
         raise not_found
-    frame, size, lattice_warnings = _fit_lattice(small, mask, _initial_quads(mask), size)
+    frame, size, tile_span, lattice_warnings = _fit_lattice(small, mask, _initial_quads(mask), size)
     return location_from_corners(
-        frame / scale, size, warnings + lattice_warnings, image_shape=shape
+        frame / scale, size, warnings + lattice_warnings, image_shape=shape, tile_span=tile_span
     )
 
 
@@ -487,8 +533,8 @@ SEARCH_LONG_SIDE = 256  # size of the straightened view used to count cells
 
 def _fit_lattice(
     small: np.ndarray, mask: np.ndarray, quads: list[np.ndarray], size: int | None
-) -> tuple[np.ndarray, int, tuple[str, ...]]:
-    """The N×N frame's corners in ``small`` pixels, N, and warnings.
+) -> tuple[np.ndarray, int, tuple[int, int, int, int], tuple[str, ...]]:
+    """The N×N frame's corners in ``small`` pixels, N, the tiles' span in it, and warnings.
 
     Of the candidate quadrilaterals, the one whose straightened view shows the clearest lattice
     of tile edges wins.
@@ -549,7 +595,10 @@ def _fit_lattice(
     frame = cv2.perspectiveTransform(
         frame_lattice.reshape(-1, 1, 2), np.linalg.inv(to_lattice)
     ).reshape(4, 2)
-    return frame, size, warnings
+    tile_span = tuple(
+        int(np.clip(v, 0, size)) for v in (row0 - top, row1 - top, col0 - left, col1 - left)
+    )
+    return frame, size, tile_span, warnings
 
 
 def _count_cells(small: np.ndarray, quad: np.ndarray) -> tuple[int, int, float]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from scoring.board import SIZES, Board
 from vision.cells import CellReadings, read_board_image
-from vision.find_board import BoardLocation, find_board
+from vision.find_board import BoardLocation, centre_on_castle, find_board
 from vision.load_image import ImageError, load_image
 from vision.rectify import straighten
 
@@ -122,6 +122,12 @@ def read_image(
         size = location.size
     try:
         cells = read_board_image(board_image, size)
+        if location is not None:
+            # A kingdom smaller than its frame: put the castle in the middle if the tiles allow.
+            moved = centre_on_castle(location, cells.board.castle)
+            if moved is not location:
+                location, board_image = moved, straighten(image, moved)
+                cells = read_board_image(board_image, size)
     except ValueError as err:
         raise ImageError(f"{describe(source)}: {err}") from None
     return Reading(describe(source), board_image, cells, warnings, location)

@@ -160,3 +160,33 @@ def test_straighten_grid_and_overlay(game_photos):
     np.testing.assert_allclose(grid[6, 6, 2], location.corners[2], atol=1e-6)
     overlay = draw_overlay(image, location)
     assert overlay.shape == image.shape and (overlay != image).any()
+
+
+def test_a_short_kingdom_gets_its_castle_centred(shared_dir):
+    """Four rows of a 5×5 board with the castle in the second: the empty row goes on top."""
+    from vision.pipeline import read_image
+
+    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "1.jpg"))
+    table = _background(np.random.default_rng(1), "wood", 1200, 1600).clip(0, 255)
+    table = table.astype(np.uint8)
+    table[300:700, 500:1000] = board[100:]  # rows 1-4: the castle (row 2) is now in row 1
+    found = find_board(table)
+    assert found.size == 5 and found.tile_span == (0, 4, 0, 5)  # centred on the tiles: row on top
+    reading = read_image(table)
+    assert reading.board.castle == (2, 2)
+    assert reading.location.tile_span == (1, 5, 0, 5)
+    assert reading.board.rows_text()[0] == ". . . . ."
+
+
+def test_centre_on_castle_only_moves_when_the_tiles_fit():
+    from vision.find_board import centre_on_castle
+
+    square = [[0, 0], [500, 0], [500, 500], [0, 500]]
+    short = location_from_corners(square, 5, tile_span=(0, 4, 0, 5))
+    moved = centre_on_castle(short, (1, 2))
+    assert moved.tile_span == (1, 5, 0, 5)
+    np.testing.assert_allclose(moved.corners, np.array(square) + [0, -100])
+    assert centre_on_castle(short, (0, 2)) is short  # would push the bottom row out
+    full = location_from_corners(square, 5, tile_span=(0, 5, 0, 5))
+    assert centre_on_castle(full, (1, 1)) is full
+    assert centre_on_castle(location_from_corners(square, 5), (1, 1)).tile_span is None
