@@ -29,7 +29,7 @@ import numpy as np
 from vision.find_board import NoBoardFound, find_board, location_from_corners
 from vision.load_image import load_image
 from vision.rectify import straighten
-from vision.synth import make_scene, shared_dir
+from vision.synth import empty_table, make_scene, shared_dir
 
 TARGETS = {"found": 0.99, "corner_error": 0.1, "cells_real": 0.98, "ms": 500, "peak_mb": 1024}
 
@@ -210,6 +210,15 @@ def run(n_scenes: int, seed: int, real: bool, show_failures: int, long_side: int
     print(_table(synthetic, cells_note, max(traced / 2**20, _peak_rss_mb())))
     for failure in synthetic.failures[:show_failures]:
         print("  -", failure)
+    # Tables with nothing on them must be refused, never read as a kingdom.
+    empties = max(2, n_scenes // 10)
+    refused = 0
+    for i in range(empties):
+        try:
+            find_board(load_image(_jpeg_bytes(empty_table(seed + i, long_side))))
+        except NoBoardFound:
+            refused += 1
+    print(f"{'empty tables refused':<28}  {refused}/{empties}")
 
     if real:
         photos = sorted((shared_dir() / "datasets" / "photos").glob("*.jpg"))

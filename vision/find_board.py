@@ -25,8 +25,9 @@ How it works, in the order the code runs:
    fixes perspective and corners even when the outline is ragged or a corner tile is missing.
 5. **The frame.** Tiles spanning fewer than N cells in a direction leave the N×N frame's placement
    ambiguous; we centre the frame on the tiles (an odd leftover cell goes to the bottom/right in
-   the photo's orientation). The score does not depend on it except for the Middle Kingdom
-   bonus, which the pipeline can re-check once the castle is read.
+   the photo's orientation) and record where the tiles are (``tile_span``). Once the castle is
+   read, ``centre_on_castle`` moves the frame to put it in the middle if the tiles allow
+   (``vision.pipeline.read_image`` does this); only the Middle Kingdom bonus depends on it.
 
 Board orientation: row 0 is the side nearest the top of the photo, so cell labels are "as seen".
 The homography maps photo pixels to board units (one unit = one cell, origin at the frame's

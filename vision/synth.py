@@ -162,6 +162,18 @@ def make_scene(seed: int, photo_long_side: int = 1600) -> Scene:
     )
 
 
+def empty_table(seed: int, photo_long_side: int = 1600) -> np.ndarray:
+    """A photo of a table with no kingdom on it (maybe a box or pieces at the edge), BGR uint8."""
+    rng = np.random.default_rng(seed)
+    short = int(photo_long_side * 0.75)
+    height, width = (photo_long_side, short) if rng.random() < 0.6 else (short, photo_long_side)
+    photo = _background(rng, str(rng.choice(BACKGROUNDS)), height, width)
+    far_away = np.array([[-1e4, -1e4], [-1e4 + 1, -1e4], [-1e4 + 1, -1e4 + 1], [-1e4, -1e4 + 1]])
+    _other_pieces(rng, photo, far_away)
+    photo = _lighting(rng, photo)
+    return _camera(rng, np.clip(photo, 0, 255).astype(np.uint8))
+
+
 def scenes(count: int, seed: int = 0, photo_long_side: int = 1600):
     """``count`` scenes, seeds ``seed``, ``seed + 1``, ... (a generator: one image at a time)."""
     for i in range(count):

@@ -16,6 +16,7 @@ def test_evaluation_prints_the_table(shared_dir, capsys):
         "totals exactly right",
         "ms per photo, mean",
         "peak memory (MB)",
+        "empty tables refused",
     ):
         assert row in out
     assert "3/3 = 100.0 %" in out  # found
