@@ -235,7 +235,68 @@ def run(n_scenes: int, seed: int, real: bool, show_failures: int, long_side: int
         print(_table(tally, cells_note, _peak_rss_mb()))
         for failure in tally.failures[:show_failures]:
             print("  -", failure)
+        variants = _real_variants(photos, classify, total)
+        print(_table(variants, cells_note, _peak_rss_mb()))
+        for failure in variants.failures[:show_failures]:
+            print("  -", failure)
         _time_12mp(photos[0] if photos else None)
+
+
+TURNS = (0, 20, 45, 90, 135, 200)  # degrees
+TILTS = (0.0, 0.15)  # how much shorter the far edge gets (0.15: about 30° of camera tilt)
+
+
+def _real_variants(photos: list[Path], classify, total) -> Tally:
+    """The real photos turned and tilted: real tiles and carpet at other angles.
+
+    The truth corners are the grid found in the untouched photo (whose cells are all read
+    right), carried through the same transformation: the corner error says how consistently the
+    grid is found, not how right it is.
+    """
+    tally = Tally(f"real photos turned {TURNS}° and tilted {TILTS} ({len(photos) * 12})")
+    rng = np.random.default_rng(0)
+    for path in photos:
+        labels = [
+            line.split()
+            for line in path.with_suffix(".txt").read_text().splitlines()
+            if line.strip()
+        ]
+        image = load_image(path)
+        base = find_board(image)
+        for turn in TURNS:
+            for tilt in TILTS:
+                variant, warp = _turn_and_tilt(image, turn, tilt, rng)
+                corners = cv2.perspectiveTransform(base.corners.reshape(-1, 1, 2), warp).reshape(
+                    4, 2
+                )
+                # The board's own top-left is the photo's: corners keep the board's order.
+                truth = (corners, variant.shape[0])
+                name = f"{path.name} turned {turn}°, tilt {tilt}"
+                _evaluate_one(
+                    tally, _jpeg_bytes(variant), len(labels), labels, truth, classify, total, name
+                )
+    return tally
+
+
+def _turn_and_tilt(
+    image: np.ndarray, turn: float, tilt: float, rng
+) -> tuple[np.ndarray, np.ndarray]:
+    """The photo shrunk, turned and keystoned onto a carpet-coloured canvas, and the warp."""
+    h, w = image.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    rotation = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 0.55)
+    dst = cv2.transform(src[None], rotation)[0]
+    centre = dst.mean(axis=0)
+    dst[:2] = centre + (dst[:2] - centre) * (1 - tilt)  # the photo's top edge moves away
+    low, high = dst.min(axis=0), dst.max(axis=0)
+    warp = cv2.getPerspectiveTransform(src, (dst - low).astype(np.float32))
+    size = tuple(int(v) for v in np.ceil(high - low))
+    out = cv2.warpPerspective(image, warp, size, flags=cv2.INTER_AREA)
+    inside = cv2.warpPerspective(np.ones((h, w), np.uint8), warp, size)
+    carpet = np.median(image[: h // 20].reshape(-1, 3), axis=0)
+    fill = (carpet + rng.normal(0, 12, out.shape)).clip(0, 255).astype(np.uint8)
+    out[inside == 0] = fill[inside == 0]
+    return out, warp
 
 
 def _time_12mp(photo: Path | None) -> None:
