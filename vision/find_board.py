@@ -15,8 +15,9 @@ How it works, in the order the code runs:
    everything outside that blob (a kingdom touching the border leaks tile colours into the first
    model). A second blob of similar size means a second kingdom: we keep the larger and warn.
 3. **Candidate quadrilaterals.** The blob's convex hull simplified to four corners (right for
-   complete kingdoms under any perspective) and its minimum-area rectangle (right for ragged
-   outlines, whose hull cuts corners), each side re-fitted to the outline points along it.
+   complete kingdoms under any perspective), its minimum-area rectangle (right for ragged
+   outlines, whose hull cuts corners), each side re-fitted to the outline points along it, and
+   the straightest run of outline along each side (RANSAC; right for ragged kingdoms at a slant).
 4. **Snap to the tile lattice.** We straighten each candidate and count the cells along each side
    from the tile edges: the gradient profile must peak at the cell boundaries and not at the cell
    centres. The candidate with the clearest lattice wins; none clear enough means no kingdom.
@@ -483,7 +484,46 @@ def _initial_quads(mask: np.ndarray) -> list[np.ndarray]:
         for tolerance in (0.03, 0.015, 0.008):
             quad = _refit_sides(quad, contour, tolerance=tolerance * perimeter)
         quads.append(_order_corners(quad))
+    straightest = _straightest_sides(quads[0], contour)
+    if straightest is not None:
+        quads.append(straightest)
     return quads
+
+
+def _straightest_sides(quad: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
+    """A third candidate for ragged kingdoms seen at a slant: along each side of ``quad``, the
+    straight line that most outline points follow (RANSAC), which is a row of tile edges even
+    when that row is short or set back; the lattice fit adds any row outside it later."""
+    rng = np.random.default_rng(0)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        length = np.linalg.norm(b - a)
+        direction = (b - a) / (length + 1e-9)
+        normal = np.array([-direction[1], direction[0]])
+        depth = (contour - a) @ normal  # >0 towards the inside for a clockwise quad
+        near = contour[np.abs(depth) < 0.3 * length]
+        if len(near) < 20:
+            return None
+        best_inliers, best_count = None, 0
+        for _ in range(150):
+            p, q = near[rng.choice(len(near), 2, replace=False)]
+            chord = q - p
+            if np.linalg.norm(chord) < 0.1 * length:
+                continue
+            chord /= np.linalg.norm(chord)
+            if abs(chord @ direction) < np.cos(np.radians(25)):
+                continue
+            across = np.abs((near - p) @ np.array([-chord[1], chord[0]]))
+            inliers = across < 1.5
+            if inliers.sum() > best_count:
+                best_inliers, best_count = inliers, int(inliers.sum())
+        if best_inliers is None or best_count < 0.1 * length:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(near[best_inliers], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    corners = [_intersect(*lines[i - 1], *lines[i], fallback=quad[i]) for i in range(4)]
+    return _order_corners(np.array(corners))
 
 
 def _refit_sides(quad: np.ndarray, contour: np.ndarray, tolerance: float) -> np.ndarray:
@@ -538,28 +578,37 @@ def _fit_lattice(
     """The N×N frame's corners in ``small`` pixels, N, the tiles' span in it, and warnings.
 
     Of the candidate quadrilaterals, the one whose straightened view shows the clearest lattice
-    of tile edges wins.
+    of tile edges wins, unless the fitted lattice's edges do not hold up (then the next).
     """
-    counted = [(_count_cells(small, quad), quad) for quad in quads]
-    (cells_x, cells_y, clarity), quad = max(counted, key=lambda item: item[0][2])
-    if clarity < MIN_LATTICE_CLARITY:
+    counted = sorted(
+        ((_count_cells(small, quad), quad) for quad in quads),
+        key=lambda item: item[0][2],
+        reverse=True,
+    )
+    if counted[0][0][2] < MIN_LATTICE_CLARITY:
         raise NoBoardFound(
             "no kingdom found: something stands out from the table but shows no grid of square"
             " tiles; take the photo from straight above in good light, or tap the kingdom's four"
             " corners"
         )
     margin = LATTICE_PX // 2
-    # to_lattice maps small-image pixels to lattice pixels: cell (c, r) spans
-    # [margin + c*P, margin + (c+1)*P] in x, same in y, P = LATTICE_PX.
-    target = (
-        np.array([[0, 0], [cells_x, 0], [cells_x, cells_y], [0, cells_y]], dtype=np.float64)
-        * LATTICE_PX
-        + margin
-    )
-    to_lattice = cv2.getPerspectiveTransform(quad.astype(np.float32), target.astype(np.float32))
-    for window in (0.3, 0.2, 0.12):
-        to_lattice = _refine_on_edges(small, to_lattice, cells_x, cells_y, window)
-    if _edge_support(small, to_lattice, cells_x, cells_y) < MIN_EDGE_SUPPORT:
+    # The clearest lattice first; if its tile edges do not hold up once fitted, the next.
+    for (cells_x, cells_y, clarity), quad in counted:
+        if clarity < MIN_LATTICE_CLARITY:
+            continue
+        # to_lattice maps small-image pixels to lattice pixels: cell (c, r) spans
+        # [margin + c*P, margin + (c+1)*P] in x, same in y, P = LATTICE_PX.
+        target = (
+            np.array([[0, 0], [cells_x, 0], [cells_x, cells_y], [0, cells_y]], dtype=np.float64)
+            * LATTICE_PX
+            + margin
+        )
+        to_lattice = cv2.getPerspectiveTransform(quad.astype(np.float32), target.astype(np.float32))
+        for window in (0.3, 0.2, 0.12):
+            to_lattice = _refine_on_edges(small, to_lattice, cells_x, cells_y, window)
+        if _edge_support(small, to_lattice, cells_x, cells_y) >= MIN_EDGE_SUPPORT:
+            break
+    else:
         raise NoBoardFound(
             "no kingdom found: something stands out from the table, but its edges do not form a"
             " grid of square tiles; take the photo from straight above, or tap the kingdom's"
