@@ -330,6 +330,7 @@ TABLE_CLUSTERS = 4
 MIN_CLUSTER_SHARE = 0.08  # a border colour this common is table, not a tile poking in
 TABLE_DISTANCE = 4.0  # Mahalanobis distance beyond which a pixel is not table
 MIN_KINGDOM_SHARE = 0.01  # of the image area
+SECOND_PASS_MARGIN = 0.1  # of the long side: how far from the first blob the table is re-learnt
 # Light and shadow multiply a table's colour: they change its brightness across the photo far
 # more than its chromaticity (the share of red, green and blue), and the border band does not see
 # all of it. So colours are compared as (log brightness, two chromaticities), and every table
@@ -372,14 +373,15 @@ def _kingdom_mask(small: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
         border[:band] = border[-band:] = True
     if hw >= 1.15 * hh or 1.15 * hw > hh:
         border[:, :band] = border[:, -band:] = True
-    mask, _ = _largest_blob(lab, border)
+    mask, warnings = _largest_blob(lab, border)
 
-    grown = cv2.dilate(mask, np.ones((3, 3), np.uint8), iterations=max(2, int(0.03 * max(hh, hw))))
+    # Well clear of the first blob: part of the kingdom it missed (in a shadow, say) must not
+    # be learnt as table.
+    reach = 2 * max(2, int(SECOND_PASS_MARGIN * max(hh, hw))) + 1
+    grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
     outside = grown == 0
     if outside.sum() > 0.05 * hh * hw:
         mask, warnings = _largest_blob(lab, outside)
-    else:
-        warnings = ()
     mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
     return np.where(mask > 127, 255, 0).astype(np.uint8), warnings
 
