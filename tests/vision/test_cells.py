@@ -40,6 +40,14 @@ def test_reads_any_scale_and_finds_the_size(shared_dir):
     assert read_board_image(image).size == 5
 
 
+def test_heavy_blur_is_flagged_uncertain(shared_dir):
+    image = aau_image(shared_dir, "20")
+    sharp = classify_cells(image, 5)
+    blurred = classify_cells(cv2.GaussianBlur(image, (0, 0), 12), 5)
+    assert blurred.uncertain.sum() >= 5
+    assert blurred.uncertain.sum() > sharp.uncertain.sum()
+
+
 def test_shape_and_type_checks_say_what_is_wrong():
     grey = np.zeros((500, 500), np.uint8)
     with pytest.raises(ValueError, match="HxWx3"):
