@@ -197,7 +197,9 @@ def synthetic_table(rng: np.random.Generator, size: int = 96) -> np.ndarray:
     v = -xx * np.sin(angle) + yy * np.cos(angle)
     base_hsv = np.array([rng.uniform(0, 180), rng.uniform(0, 140), rng.uniform(50, 230)])
     if kind == "wood":
-        base_hsv = np.array([rng.uniform(5, 25), rng.uniform(60, 200), rng.uniform(60, 220)])
+        # Oak to cherry: under warm light wood turns pink-red, hue wraps past 0 (OpenCV: 0-180).
+        hue = rng.uniform(-15, 25) % 180
+        base_hsv = np.array([hue, rng.uniform(40, 200), rng.uniform(60, 230)])
         freq = rng.uniform(0.05, 0.4)
         warp = cv2.GaussianBlur(rng.normal(0, 1, (size, size)).astype(np.float32), (0, 0), 8)
         grain = np.sin(u * freq + warp * rng.uniform(5, 20) + v * rng.uniform(0, 0.02))
