@@ -213,8 +213,11 @@ def main(argv: list[str] | None = None) -> dict:
             from vision.train import cross_validate
 
             oof = cross_validate(boards, load_cell_crops(), args.folds, args.epochs)
-        from vision.train import choose_uncertain_threshold
+        from vision.train import choose_crown_weights, choose_uncertain_threshold
 
+        crown_weights = choose_crown_weights(oof)  # from the cell-crops alone, as training does
+        print(f"crown weights chosen on held-out cell-crops: {crown_weights}")
+        oof = oof.with_crown_weights(crown_weights)
         folds = len(set(oof.board_folds.tolist()))
         figures = report_boards(
             oof.board_names,

@@ -29,6 +29,8 @@ class ModelInfo:
     crop: int
     terrains: tuple[str, ...]
     uncertain_below: float  # cells with confidence under this are flagged for the user to check
+    # Scales each crown count's probability before renormalising (see ``reweight_crowns``).
+    crown_weights: tuple[float, ...] = (1.0,) * CROWN_CLASSES
 
 
 class CellModel:
@@ -57,7 +59,22 @@ class CellModel:
             self._net.setInput(blob)
             outputs = self._net.forward(self._outputs)
         by_width = {o.shape[1]: o.reshape(len(crops), -1) for o in outputs}
-        return _softmax(by_width[len(TERRAINS)]), _softmax(by_width[CROWN_CLASSES])
+        crowns = reweight_crowns(_softmax(by_width[CROWN_CLASSES]), self.info.crown_weights)
+        return _softmax(by_width[len(TERRAINS)]), crowns
+
+
+def reweight_crowns(crown_probs: np.ndarray, weights) -> np.ndarray:
+    """Crown-count probabilities (..., 4) scaled per count by ``weights`` and renormalised.
+
+    The network sees far fewer three-crown mines than two-crown ones (the set has one M3 and
+    three M2) and leans towards the commoner count when unsure. ``vision.train`` picks weights
+    that undo that lean on held-out cell-crops, and ships them with the model.
+    """
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (CROWN_CLASSES,):
+        raise ValueError(f"crown weights must be {CROWN_CLASSES} numbers, got {weights.shape}")
+    scaled = crown_probs * weights
+    return scaled / scaled.sum(axis=-1, keepdims=True)
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -77,5 +94,6 @@ def load_model() -> CellModel:
         crop=int(meta["crop"]),
         terrains=tuple(meta["terrains"]),
         uncertain_below=float(meta["uncertain_below"]),
+        crown_weights=tuple(float(w) for w in meta.get("crown_weights", (1.0,) * CROWN_CLASSES)),
     )
     return CellModel(_read_resource(MODEL_FILE), info)

@@ -15,6 +15,7 @@ must read in well under 30 ms on one core, and training runs on a shared 2-core 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import json
 import time
@@ -35,7 +36,7 @@ from vision.data import (
     synthetic_table,
 )
 from vision.labels import CROWN_CLASSES, TERRAINS
-from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo
+from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
 
 EMPTY = TERRAINS.index(next(t for t in TERRAINS if t.value == "empty"))
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -260,6 +261,14 @@ class OutOfFold:
         with np.load(path, allow_pickle=False) as data:
             return cls(**{k: data[k] for k in cls.__dataclass_fields__})
 
+    def with_crown_weights(self, weights) -> OutOfFold:
+        """The same predictions with the crown counts reweighted as the shipped model does."""
+        return dataclasses.replace(
+            self,
+            board_crown_probs=reweight_crowns(self.board_crown_probs, weights),
+            crop_crown_probs=reweight_crowns(self.crop_crown_probs, weights),
+        )
+
 
 def cross_validate(
     boards: list[LabelledBoard],
@@ -334,8 +343,38 @@ def choose_uncertain_threshold(oof: OutOfFold, flag_correct_share: float = 0.02)
     return float(np.quantile(np.concatenate(confidences), flag_correct_share))
 
 
-def _info(uncertain_below: float) -> ModelInfo:
-    return ModelInfo(CROP, tuple(t.value for t in TERRAINS), uncertain_below)
+CROWN_WEIGHT_GRID = (0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
+
+
+def choose_crown_weights(oof: OutOfFold) -> tuple[float, ...]:
+    """Per-count weights on the crown probabilities that read the held-out cell-crops best.
+
+    Chosen on the cell-crops only (other phones and tables), never on the aau boards, so the
+    board figures ``vision.evaluate`` reports stay held-out. One pass of coordinate search over a
+    coarse grid; on a tie the weight nearest 1 wins. Crowns a terrain cannot carry are excluded
+    as ``CellReadings`` does.
+    """
+    max_crowns = np.array([t.max_crowns for t in TERRAINS])[oof.crop_terrain]
+    allowed = np.arange(CROWN_CLASSES)[None, :] <= max_crowns[:, None]
+
+    def accuracy(weights: np.ndarray) -> float:
+        probs = np.where(allowed, oof.crop_crown_probs * weights, -1.0)
+        return float(np.mean(probs.argmax(axis=1) == oof.crop_crowns))
+
+    weights = np.ones(CROWN_CLASSES)
+    for count in range(1, CROWN_CLASSES):
+
+        def score(w: float, count: int = count) -> tuple[float, float]:
+            trial = weights.copy()
+            trial[count] = w
+            return accuracy(trial), -abs(np.log(w))
+
+        weights[count] = max(CROWN_WEIGHT_GRID, key=score)
+    return tuple(float(w) for w in weights)
+
+
+def _info(uncertain_below: float, crown_weights=(1.0,) * CROWN_CLASSES) -> ModelInfo:
+    return ModelInfo(CROP, tuple(t.value for t in TERRAINS), uncertain_below, tuple(crown_weights))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -345,26 +384,42 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--oof", type=Path, default=DEFAULT_OOF, help="held-out predictions")
     parser.add_argument("--out", type=Path, default=MODELS_DIR)
+    parser.add_argument(
+        "--recalibrate",
+        action="store_true",
+        help="no training: choose the crown weights and uncertainty threshold again from the "
+        "held-out predictions in --oof and rewrite only the model's JSON in --out",
+    )
     args = parser.parse_args(argv)
+    if args.recalibrate:
+        recalibrate(args.oof, args.out / META_FILE)
+        return
     started = time.perf_counter()
     boards, crops = load_aau_boards(), load_cell_crops()
     print(f"{len(boards)} boards ({len({b.kingdom for b in boards})} kingdoms), {len(crops)} crops")
-    threshold = 0.5
+    threshold, crown_weights = 0.5, (1.0,) * CROWN_CLASSES
     if args.folds:
         oof = cross_validate(boards, crops, args.folds, args.epochs, args.seed)
         oof.save(args.oof)
-        threshold = choose_uncertain_threshold(oof)
-        print(f"held-out predictions in {args.oof}; uncertain below {threshold:.3f}")
+        crown_weights = choose_crown_weights(oof)
+        threshold = choose_uncertain_threshold(oof.with_crown_weights(crown_weights))
+        print(
+            f"held-out predictions in {args.oof}; crown weights {crown_weights}; "
+            f"uncertain below {threshold:.3f}"
+        )
     print("final model on everything")
     net = train_network(make_training_set(boards, crops), args.epochs, args.seed)
     onnx_bytes = export_onnx(net)
-    CellModel(onnx_bytes, _info(threshold))  # fails here, not at run time, if OpenCV can't load it
+    CellModel(
+        onnx_bytes, _info(threshold, crown_weights)
+    )  # fails here, not at run time, if OpenCV can't load it
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / MODEL_FILE).write_bytes(onnx_bytes)
     meta = {
         "crop": CROP,
         "terrains": [t.value for t in TERRAINS],
         "uncertain_below": round(threshold, 4),
+        "crown_weights": list(crown_weights),
         "trained_on": {"aau_boards": len(boards), "cell_crops": len(crops)},
         "epochs": args.epochs,
         "seed": args.seed,
@@ -374,6 +429,17 @@ def main(argv: list[str] | None = None) -> None:
         f"wrote {args.out / MODEL_FILE} ({len(onnx_bytes) / 1e6:.2f} MB) "
         f"in {(time.perf_counter() - started) / 60:.1f} min"
     )
+
+
+def recalibrate(oof_path: Path, meta_path: Path) -> None:
+    """Calibration from saved held-out predictions, for the model those folds stood for."""
+    oof = OutOfFold.load(oof_path)
+    crown_weights = choose_crown_weights(oof)
+    threshold = choose_uncertain_threshold(oof.with_crown_weights(crown_weights))
+    meta = json.loads(meta_path.read_text())
+    meta.update(uncertain_below=round(threshold, 4), crown_weights=list(crown_weights))
+    meta_path.write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"{meta_path}: crown weights {crown_weights}, uncertain below {threshold:.3f}")
 
 
 if __name__ == "__main__":

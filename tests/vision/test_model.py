@@ -1,0 +1,25 @@
+"""The shipped model's crown calibration (vision.model.reweight_crowns, vision.train's choice)."""
+
+import numpy as np
+import pytest
+
+from vision.model import load_model, reweight_crowns
+
+
+def test_reweighting_tips_a_close_call_and_keeps_probabilities():
+    probs = np.array([[0.0, 0.01, 0.6, 0.39], [0.9, 0.05, 0.04, 0.01]])
+    out = reweight_crowns(probs, (1.0, 1.0, 1.0, 2.0))
+    np.testing.assert_allclose(out.sum(axis=1), 1.0)
+    assert out[0].argmax() == 3  # a close 2-vs-3 call moves to 3
+    assert out[1].argmax() == 0  # a clear reading stays
+
+
+def test_reweighting_checks_the_number_of_weights():
+    with pytest.raises(ValueError, match="4 numbers"):
+        reweight_crowns(np.ones((1, 4)) / 4, (1.0, 2.0))
+
+
+def test_the_shipped_model_carries_its_calibration():
+    info = load_model().info
+    assert len(info.crown_weights) == 4 and all(w > 0 for w in info.crown_weights)
+    assert 0.0 < info.uncertain_below < 1.0
