@@ -2,7 +2,9 @@
 
     kingdomino score FILE... [--json] [--no-middle-kingdom] [--no-harmony]
     kingdomino rank NAME=FILE... [--json] [--no-middle-kingdom] [--no-harmony]
-    kingdomino read IMAGE... [--size 5|7] [--json]
+    kingdomino read IMAGE... [--size 5|7] [--corners X1,Y1,...,X4,Y4] [--json]
+
+``score`` also takes photos and straightened board images (``--size``, ``--corners`` as ``read``).
 
 ``-`` reads standard input. Exit status 0 when every input was scored, 2 when some input was bad
 (a one-line message on stderr per bad input; the good ones are still scored).
@@ -327,6 +329,8 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="kingdomino", description="Score Kingdomino kingdoms and rank players.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    # Keep the docstring's usage lines as written in each command's --help.
+    layout = {"description": __doc__, "formatter_class": argparse.RawDescriptionHelpFormatter}
 
     def add_rules(command: argparse.ArgumentParser) -> None:
         command.add_argument("--json", action="store_true", help="print JSON, one object a line")
@@ -348,18 +352,18 @@ def _parser() -> argparse.ArgumentParser:
             help="the kingdom's four corners in the photo, in pixels (any order): skip the search",
         )
 
-    score = commands.add_parser("score", help="score each kingdom", description=__doc__)
+    score = commands.add_parser("score", help="score each kingdom", **layout)
     score.add_argument("files", nargs="+", metavar="FILE", help="board text/JSON file; - = stdin")
     add_rules(score)
     add_image_options(score)
     score.set_defaults(run=_cmd_score)
 
-    rank = commands.add_parser("rank", help="rank 2-4 players of one game", description=__doc__)
+    rank = commands.add_parser("rank", help="rank 2-4 players of one game", **layout)
     rank.add_argument("players", nargs="+", metavar="NAME=FILE", help="a player and their board")
     add_rules(rank)
     rank.set_defaults(run=_cmd_rank)
 
-    read = commands.add_parser("read", help="read the cells of kingdom images", description=__doc__)
+    read = commands.add_parser("read", help="read the cells of kingdom images", **layout)
     read.add_argument("images", nargs="+", metavar="IMAGE", help="a photo or straightened board")
     read.add_argument("--json", action="store_true", help="print JSON, one object a line")
     add_image_options(read)

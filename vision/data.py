@@ -56,6 +56,16 @@ class LabelledCrop:
     group: str
 
 
+# Cells whose shared label the photo contradicts (image, row, col from 0) -> (terrain, crowns).
+# 13 (0, 1): the dark rock with gold and two crowns is a mine, as in image 9 of the same kingdom
+# (labelled M2 there), not S2. 25 (3, 2): grey-brown marsh, a swamp, not wheat; the tile-set
+# check also flags the W0 there (no domino pairs it with its neighbours).
+LABEL_FIXES = {
+    ("13", 0, 1): ("mine", 2),
+    ("25", 3, 2): ("swamp", 0),
+}
+
+
 def load_aau_boards(root: Path | None = None) -> list[LabelledBoard]:
     """Every aau-boards image with its label grid, and a kingdom id grouping re-shots."""
     root = (root or shared_dir()) / "datasets" / "aau-boards"
@@ -66,6 +76,9 @@ def load_aau_boards(root: Path | None = None) -> list[LabelledBoard]:
                 terrain_index(row["terrain"]),
                 int(row["crowns"]),
             )
+    for (name, r, col), (terrain, count) in LABEL_FIXES.items():
+        if (r, col) in grids.get(name, {}):
+            grids[name][(r, col)] = (terrain_index(terrain), count)
     names = sorted(grids, key=lambda n: int(n) if n.isdigit() else n)
     terrains, crowns = {}, {}
     for name in names:

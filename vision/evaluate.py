@@ -208,6 +208,7 @@ def main(argv: list[str] | None = None) -> dict:
 
         if args.oof:
             oof = OutOfFold.load(args.oof)
+            oof = oof.with_labels_of(boards)
         else:
             from vision.data import load_cell_crops
             from vision.train import cross_validate

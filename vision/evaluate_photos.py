@@ -26,10 +26,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.data import shared_dir
 from vision.find_board import NoBoardFound, find_board, location_from_corners
 from vision.load_image import load_image
 from vision.rectify import straighten
-from vision.synth import empty_table, make_scene, shared_dir
+from vision.synth import empty_table, make_scene
 
 TARGETS = {"found": 0.99, "corner_error": 0.1, "cells_real": 0.98, "ms": 500, "peak_mb": 1024}
 

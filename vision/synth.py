@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,15 +26,10 @@ import cv2
 import numpy as np
 
 from scoring.board import Cell, Terrain
+from vision.data import shared_dir
 
 SOURCE_PX = 100  # pixels per cell in aau-boards images
 BACKGROUNDS = ("plain", "wood", "carpet", "cloth", "cutting_mat")
-
-
-def shared_dir() -> Path:
-    """The shared data folder (``../shared`` from the repository, or $KINGDOMINO_SHARED)."""
-    default = Path(__file__).resolve().parent.parent.parent / "shared"
-    return Path(os.environ.get("KINGDOMINO_SHARED", default))
 
 
 @dataclass(frozen=True)

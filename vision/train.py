@@ -261,6 +261,15 @@ class OutOfFold:
         with np.load(path, allow_pickle=False) as data:
             return cls(**{k: data[k] for k in cls.__dataclass_fields__})
 
+    def with_labels_of(self, boards: list[LabelledBoard]) -> OutOfFold:
+        """The same predictions judged against today's labels (``vision.data.LABEL_FIXES``)."""
+        by_name = {b.name: b for b in boards}
+        return dataclasses.replace(
+            self,
+            board_terrain=np.stack([by_name[n].terrain for n in self.board_names]),
+            board_crowns=np.stack([by_name[n].crowns for n in self.board_names]),
+        )
+
     def with_crown_weights(self, weights) -> OutOfFold:
         """The same predictions with the crown counts reweighted as the shipped model does."""
         return dataclasses.replace(
@@ -433,7 +442,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def recalibrate(oof_path: Path, meta_path: Path) -> None:
     """Calibration from saved held-out predictions, for the model those folds stood for."""
-    oof = OutOfFold.load(oof_path)
+    oof = OutOfFold.load(oof_path).with_labels_of(load_aau_boards())
     crown_weights = choose_crown_weights(oof)
     threshold = choose_uncertain_threshold(oof.with_crown_weights(crown_weights))
     meta = json.loads(meta_path.read_text())

@@ -56,7 +56,7 @@ def test_straightened_boards_are_recognised(shared_dir):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 5, 8, 13])
-def test_synthetic_scenes(seed):
+def test_synthetic_scenes(seed, shared_dir):  # the scenes are made of aau-boards images
     scene = make_scene(seed, photo_long_side=1200)
     location = find_board(scene.image)
     assert location.size == scene.size
@@ -110,7 +110,7 @@ def test_a_colourful_blob_without_tiles_is_refused(seed):
 
 
 def _aau_board_path():
-    from vision.synth import shared_dir
+    from vision.data import shared_dir
 
     return shared_dir() / "datasets" / "aau-boards" / "images" / "1.jpg"
 
