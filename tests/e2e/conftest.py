@@ -189,12 +189,28 @@ def set_name(page, slot: int, name: str) -> None:
     expect(page.get_by_text(f"{name}'s kingdom as board text")).to_be_attached()
 
 
+def wait_for_app_run(page) -> None:
+    """Wait until the script run that the last input started has finished.
+
+    A click that lands while a rerun is still drawing can be undone by it (a tab switched back),
+    so steps that follow an input wait for Streamlit's own "not running" state first.
+    """
+    expect(page.get_by_test_id("stApp")).to_have_attribute(
+        "data-test-script-state", "notRunning", timeout=30_000
+    )
+
+
 def show_player_tab(page, name: str) -> None:
     """Bring a player's kingdom tab to the front (the first tab set is the kingdoms')."""
-    page.get_by_role("tab", name=name, exact=True).first.click()
+    wait_for_app_run(page)
+    tab = page.get_by_role("tab", name=name, exact=True).first
+    tab.click()
+    expect(tab).to_have_attribute("aria-selected", "true")
 
 
 def enter_board_text(page, slot: int, text: str) -> None:
+    wait_for_app_run(page)
     box = page.locator(f".st-key-text_5_{slot} textarea")
     box.fill(text)
     box.press("Control+Enter")  # Streamlit's shortcut to submit a text area
+    wait_for_app_run(page)
