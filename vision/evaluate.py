@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> dict:
 
         crown_weights = choose_crown_weights(oof)  # from the cell-crops alone, as training does
         print(f"crown weights chosen on held-out cell-crops: {crown_weights}")
-        oof = oof.with_crown_weights(crown_weights)
+        oof = oof.with_crown_weights(crown_weights).with_second_look()
         folds = len(set(oof.board_folds.tolist()))
         figures = report_boards(
             oof.board_names,

@@ -45,8 +45,13 @@ class CellModel:
         # cv2.dnn.Net is not safe to call from two threads at once (the app may do that).
         self._lock = threading.Lock()
 
-    def predict(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Probabilities for (B, CROP, CROP, 3) uint8 BGR crops: terrain (B, 8), crowns (B, 4)."""
+    def predict(self, crops: np.ndarray, all_turns: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Probabilities for (B, CROP, CROP, 3) uint8 BGR crops: terrain (B, 8), crowns (B, 4).
+
+        ``all_turns`` averages the network's answers for the crops turned by 0, 90, 180 and 270
+        degrees (four times the work): a second look for cells it was unsure of, since crowns
+        and tiles lie in any of the four orientations.
+        """
         crop = self.info.crop
         if crops.ndim != 4 or crops.shape[1:] != (crop, crop, 3) or crops.dtype != np.uint8:
             raise ValueError(
@@ -54,13 +59,16 @@ class CellModel:
             )
         if len(crops) == 0:
             return np.zeros((0, len(TERRAINS))), np.zeros((0, CROWN_CLASSES))
-        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        turns = 4 if all_turns else 1
+        batch = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(turns)])
+        blob = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
         with self._lock:
             self._net.setInput(blob)
             outputs = self._net.forward(self._outputs)
-        by_width = {o.shape[1]: o.reshape(len(crops), -1) for o in outputs}
-        crowns = reweight_crowns(_softmax(by_width[CROWN_CLASSES]), self.info.crown_weights)
-        return _softmax(by_width[len(TERRAINS)]), crowns
+        by_width = {o.shape[1]: o.reshape(turns, len(crops), -1) for o in outputs}
+        terrain = _softmax(by_width[len(TERRAINS)]).mean(axis=0)
+        crowns = _softmax(by_width[CROWN_CLASSES]).mean(axis=0)
+        return terrain, reweight_crowns(crowns, self.info.crown_weights)
 
 
 def reweight_crowns(crown_probs: np.ndarray, weights) -> np.ndarray:
@@ -78,8 +86,8 @@ def reweight_crowns(crown_probs: np.ndarray, weights) -> np.ndarray:
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
-    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return shifted / shifted.sum(axis=1, keepdims=True)
+    shifted = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    return shifted / shifted.sum(axis=-1, keepdims=True)
 
 
 def _read_resource(name: str) -> bytes:

@@ -251,15 +251,49 @@ class OutOfFold:
     crop_crowns: np.ndarray  # (C,)
     crop_terrain_probs: np.ndarray  # (C, 8)
     crop_crown_probs: np.ndarray  # (C, 4)
+    # The same, averaged over the four turns of each cell (CellModel.predict(all_turns=True)),
+    # for the cells ``vision.cells`` gives a second look; None in files saved before them.
+    board_terrain_probs_turned: np.ndarray | None = None
+    board_crown_probs_turned: np.ndarray | None = None
+    crop_terrain_probs_turned: np.ndarray | None = None
+    crop_crown_probs_turned: np.ndarray | None = None
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, **self.__dict__)
+        arrays = {k: v for k, v in self.__dict__.items() if v is not None}
+        np.savez_compressed(path, **arrays)
 
     @classmethod
     def load(cls, path: Path) -> OutOfFold:
         with np.load(path, allow_pickle=False) as data:
-            return cls(**{k: data[k] for k in cls.__dataclass_fields__})
+            return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data.files})
+
+    def with_second_look(self) -> OutOfFold:
+        """Predictions as ``classify_cells`` makes them: unsure cells read in all four turns."""
+        if self.board_terrain_probs_turned is None:
+            return self
+        from vision.cells import needs_second_look
+
+        def mixed(first, turned, unsure):
+            return np.where(unsure[..., None], turned, first)
+
+        board_unsure = needs_second_look(self.board_terrain_probs, self.board_crown_probs)
+        crop_unsure = needs_second_look(self.crop_terrain_probs, self.crop_crown_probs)
+        return dataclasses.replace(
+            self,
+            board_terrain_probs=mixed(
+                self.board_terrain_probs, self.board_terrain_probs_turned, board_unsure
+            ),
+            board_crown_probs=mixed(
+                self.board_crown_probs, self.board_crown_probs_turned, board_unsure
+            ),
+            crop_terrain_probs=mixed(
+                self.crop_terrain_probs, self.crop_terrain_probs_turned, crop_unsure
+            ),
+            crop_crown_probs=mixed(
+                self.crop_crown_probs, self.crop_crown_probs_turned, crop_unsure
+            ),
+        )
 
     def with_labels_of(self, boards: list[LabelledBoard]) -> OutOfFold:
         """The same predictions judged against today's labels (``vision.data.LABEL_FIXES``)."""
@@ -272,11 +306,18 @@ class OutOfFold:
 
     def with_crown_weights(self, weights) -> OutOfFold:
         """The same predictions with the crown counts reweighted as the shipped model does."""
-        return dataclasses.replace(
-            self,
-            board_crown_probs=reweight_crowns(self.board_crown_probs, weights),
-            crop_crown_probs=reweight_crowns(self.crop_crown_probs, weights),
+        fields = (
+            "board_crown_probs",
+            "crop_crown_probs",
+            "board_crown_probs_turned",
+            "crop_crown_probs_turned",
         )
+        changes = {
+            name: reweight_crowns(getattr(self, name), weights)
+            for name in fields
+            if getattr(self, name) is not None
+        }
+        return dataclasses.replace(self, **changes)
 
 
 def cross_validate(
@@ -294,6 +335,8 @@ def cross_validate(
     c_probs = np.zeros((len(boards), size, size, CROWN_CLASSES))
     ct_probs = np.zeros((len(crops), len(TERRAINS)))
     cc_probs = np.zeros((len(crops), CROWN_CLASSES))
+    t_turned, c_turned = np.zeros_like(t_probs), np.zeros_like(c_probs)
+    ct_turned, cc_turned = np.zeros_like(ct_probs), np.zeros_like(cc_probs)
     everything = make_training_set(boards, crops)
     for k in range(folds):
         train_boards = [i for i in range(len(boards)) if board_fold[i] != k]
@@ -311,13 +354,18 @@ def cross_validate(
         net = train_network(data, epochs, seed + k, log)
         model = CellModel(export_onnx(net), _info(0.0))
         for i in np.flatnonzero(board_fold == k):
-            tp, cp = model.predict(board_cells(boards[i], everything.scaled_boards[i]))
+            cells = board_cells(boards[i], everything.scaled_boards[i])
+            tp, cp = model.predict(cells)
             t_probs[i] = tp.reshape(size, size, -1)
             c_probs[i] = cp.reshape(size, size, -1)
+            tp, cp = model.predict(cells, all_turns=True)
+            t_turned[i] = tp.reshape(size, size, -1)
+            c_turned[i] = cp.reshape(size, size, -1)
         held = np.flatnonzero(crop_fold == k)
         if len(held):
-            tp, cp = model.predict(np.stack([everything.scaled_crops[i] for i in held]))
-            ct_probs[held], cc_probs[held] = tp, cp
+            held_crops = np.stack([everything.scaled_crops[i] for i in held])
+            ct_probs[held], cc_probs[held] = model.predict(held_crops)
+            ct_turned[held], cc_turned[held] = model.predict(held_crops, all_turns=True)
     return OutOfFold(
         board_names=np.array([b.name for b in boards]),
         board_folds=board_fold,
@@ -329,6 +377,10 @@ def cross_validate(
         crop_crowns=np.array([c.crowns for c in crops]),
         crop_terrain_probs=ct_probs,
         crop_crown_probs=cc_probs,
+        board_terrain_probs_turned=t_turned,
+        board_crown_probs_turned=c_turned,
+        crop_terrain_probs_turned=ct_turned,
+        crop_crown_probs_turned=cc_turned,
     )
 
 
@@ -411,7 +463,9 @@ def main(argv: list[str] | None = None) -> None:
         oof = cross_validate(boards, crops, args.folds, args.epochs, args.seed)
         oof.save(args.oof)
         crown_weights = choose_crown_weights(oof)
-        threshold = choose_uncertain_threshold(oof.with_crown_weights(crown_weights))
+        threshold = choose_uncertain_threshold(
+            oof.with_crown_weights(crown_weights).with_second_look()
+        )
         print(
             f"held-out predictions in {args.oof}; crown weights {crown_weights}; "
             f"uncertain below {threshold:.3f}"
@@ -444,7 +498,7 @@ def recalibrate(oof_path: Path, meta_path: Path) -> None:
     """Calibration from saved held-out predictions, for the model those folds stood for."""
     oof = OutOfFold.load(oof_path).with_labels_of(load_aau_boards())
     crown_weights = choose_crown_weights(oof)
-    threshold = choose_uncertain_threshold(oof.with_crown_weights(crown_weights))
+    threshold = choose_uncertain_threshold(oof.with_crown_weights(crown_weights).with_second_look())
     meta = json.loads(meta_path.read_text())
     meta.update(uncertain_below=round(threshold, 4), crown_weights=list(crown_weights))
     meta_path.write_text(json.dumps(meta, indent=2) + "\n")

@@ -23,3 +23,25 @@ def test_the_shipped_model_carries_its_calibration():
     info = load_model().info
     assert len(info.crown_weights) == 4 and all(w > 0 for w in info.crown_weights)
     assert 0.0 < info.uncertain_below < 1.0
+
+
+def test_all_turns_reads_a_cell_the_same_whichever_way_it_lies(shared_dir):
+    import cv2
+
+    from vision.cells import cut_cells
+
+    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "1.jpg"))
+    crops = cut_cells(board, 5)[:6]
+    model = load_model()
+    terrain, crowns = model.predict(crops, all_turns=True)
+    turned_terrain, turned_crowns = model.predict(np.rot90(crops, 1, axes=(1, 2)), all_turns=True)
+    np.testing.assert_allclose(turned_terrain, terrain, atol=1e-5)
+    np.testing.assert_allclose(turned_crowns, crowns, atol=1e-5)
+
+
+def test_only_unsure_cells_get_a_second_look():
+    from vision.cells import needs_second_look
+
+    terrain = np.array([[0.99, 0.01] + [0.0] * 6, [0.5, 0.5] + [0.0] * 6])
+    crowns = np.array([[0.98, 0.02, 0, 0], [0.98, 0.02, 0, 0]])
+    assert needs_second_look(terrain, crowns).tolist() == [False, True]
