@@ -95,17 +95,8 @@ def cross_validate_baseline(folds: int = 4, seed: int = SEED) -> OutOfFold:
         ct_probs[held] = predict(terrain_model, crop_x[held], len(TERRAINS))
         cc_probs[held] = predict(crown_model, crop_x[held], CROWN_CLASSES)
         print(f"fold {k + 1}/{folds} done")
-    return OutOfFold(
-        board_names=np.array([b.name for b in boards]),
-        board_folds=board_fold,
-        board_terrain=np.stack([b.terrain for b in boards]),
-        board_crowns=np.stack([b.crowns for b in boards]),
-        board_terrain_probs=t_probs,
-        board_crown_probs=c_probs,
-        crop_terrain=np.array([c.terrain for c in crops]),
-        crop_crowns=np.array([c.crowns for c in crops]),
-        crop_terrain_probs=ct_probs,
-        crop_crown_probs=cc_probs,
+    return OutOfFold.from_predictions(
+        boards, board_fold, crops, (t_probs, c_probs, ct_probs, cc_probs)
     )
 
 

@@ -258,6 +258,36 @@ class OutOfFold:
     crop_terrain_probs_turned: np.ndarray | None = None
     crop_crown_probs_turned: np.ndarray | None = None
 
+    @classmethod
+    def from_predictions(
+        cls,
+        boards: list[LabelledBoard],
+        board_folds: np.ndarray,
+        crops: list[LabelledCrop],
+        probs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        turned: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
+    ) -> OutOfFold:
+        """Labels from ``boards`` and ``crops`` with held-out probabilities in field order:
+        board terrain, board crowns, crop terrain, crop crowns (and the same for ``turned``)."""
+        board_t, board_c, crop_t, crop_c = probs
+        turned_t, turned_c, turned_crop_t, turned_crop_c = turned or (None,) * 4
+        return cls(
+            board_names=np.array([b.name for b in boards]),
+            board_folds=board_folds,
+            board_terrain=np.stack([b.terrain for b in boards]),
+            board_crowns=np.stack([b.crowns for b in boards]),
+            board_terrain_probs=board_t,
+            board_crown_probs=board_c,
+            crop_terrain=np.array([c.terrain for c in crops]),
+            crop_crowns=np.array([c.crowns for c in crops]),
+            crop_terrain_probs=crop_t,
+            crop_crown_probs=crop_c,
+            board_terrain_probs_turned=turned_t,
+            board_crown_probs_turned=turned_c,
+            crop_terrain_probs_turned=turned_crop_t,
+            crop_crown_probs_turned=turned_crop_c,
+        )
+
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         arrays = {k: v for k, v in self.__dict__.items() if v is not None}
@@ -366,21 +396,12 @@ def cross_validate(
             held_crops = np.stack([everything.scaled_crops[i] for i in held])
             ct_probs[held], cc_probs[held] = model.predict(held_crops)
             ct_turned[held], cc_turned[held] = model.predict(held_crops, all_turns=True)
-    return OutOfFold(
-        board_names=np.array([b.name for b in boards]),
-        board_folds=board_fold,
-        board_terrain=np.stack([b.terrain for b in boards]),
-        board_crowns=np.stack([b.crowns for b in boards]),
-        board_terrain_probs=t_probs,
-        board_crown_probs=c_probs,
-        crop_terrain=np.array([c.terrain for c in crops]),
-        crop_crowns=np.array([c.crowns for c in crops]),
-        crop_terrain_probs=ct_probs,
-        crop_crown_probs=cc_probs,
-        board_terrain_probs_turned=t_turned,
-        board_crown_probs_turned=c_turned,
-        crop_terrain_probs_turned=ct_turned,
-        crop_crown_probs_turned=cc_turned,
+    return OutOfFold.from_predictions(
+        boards,
+        board_fold,
+        crops,
+        (t_probs, c_probs, ct_probs, cc_probs),
+        turned=(t_turned, c_turned, ct_turned, cc_turned),
     )
 
 

@@ -45,3 +45,30 @@ def test_only_unsure_cells_get_a_second_look():
     terrain = np.array([[0.99, 0.01] + [0.0] * 6, [0.5, 0.5] + [0.0] * 6])
     crowns = np.array([[0.98, 0.02, 0, 0], [0.98, 0.02, 0, 0]])
     assert needs_second_look(terrain, crowns).tolist() == [False, True]
+
+
+def test_held_out_predictions_round_trip_and_mix_in_the_second_look(tmp_path):
+    from vision.data import LabelledBoard, LabelledCrop
+    from vision.train import OutOfFold
+
+    rng = np.random.default_rng(0)
+    blank = np.zeros((10, 10, 3), np.uint8)
+    boards = [LabelledBoard("b", blank, np.zeros((5, 5), int), np.zeros((5, 5), int), 0)]
+    crops = [LabelledCrop("c", blank, 1, 0, "g")]
+    unsure = np.full(8, 1 / 8)  # a first look that is sure of nothing
+    sure = np.eye(8)[0]
+    probs = (
+        np.tile(unsure, (1, 5, 5, 1)),
+        np.tile(np.eye(4)[0], (1, 5, 5, 1)),
+        rng.dirichlet(np.ones(8), 1),
+        rng.dirichlet(np.ones(4), 1),
+    )
+    turned = (np.tile(sure, (1, 5, 5, 1)), probs[1], probs[2], probs[3])
+    oof = OutOfFold.from_predictions(boards, np.zeros(1, int), crops, probs, turned=turned)
+    oof.save(tmp_path / "oof.npz")
+    loaded = OutOfFold.load(tmp_path / "oof.npz")
+    np.testing.assert_array_equal(loaded.board_terrain_probs, probs[0])
+    mixed = loaded.with_second_look()
+    np.testing.assert_array_equal(mixed.board_terrain_probs, turned[0])  # the unsure cells
+    first_look_only = OutOfFold.from_predictions(boards, np.zeros(1, int), crops, probs)
+    np.testing.assert_array_equal(first_look_only.with_second_look().board_terrain_probs, probs[0])
