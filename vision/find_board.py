@@ -695,39 +695,23 @@ def _refine_on_edges(
     """
     P = LATTICE_PX
     margin = P // 2
-    width, height = cells_x * P + 2 * margin, cells_y * P + 2 * margin
-    view = cv2.warpPerspective(small, to_lattice, (width, height), flags=cv2.INTER_LINEAR)
-    gx, gy = _gradient_images(view)
     equations, targets, weights, kinds = [], [], [], []
     half = int(round(window * P))
-    trim = int(round(0.2 * P))
-    for vertical, grad, lines, bands in (
-        (True, gx, cells_x, cells_y),
-        (False, gy, cells_y, cells_x),
-    ):
-        for i in range(lines + 1):
-            centre = margin + i * P
-            for j in range(bands):
-                lo, hi = margin + j * P + trim, margin + (j + 1) * P - trim
-                if vertical:
-                    strip = grad[lo:hi, centre - half : centre + half + 1].sum(axis=0)
-                else:
-                    strip = grad[centre - half : centre + half + 1, lo:hi].sum(axis=1)
-                found = _peak(strip)
-                if found is None:
-                    continue
-                offset, strength = found
-                along = (lo + hi) / 2
-                across = centre - half + offset
-                x, y = (across, along) if vertical else (along, across)
-                target = float(centre)
-                if vertical:
-                    equations.append([x, y, 1, 0, 0, 0, -target * x, -target * y])
-                else:
-                    equations.append([0, 0, 0, x, y, 1, -target * x, -target * y])
-                targets.append(target)
-                weights.append(strength)
-                kinds.append(vertical)
+    edges = _lattice_edges(small, to_lattice, cells_x, cells_y, half, inner_only=False)
+    for vertical, centre, along, found in edges:
+        if found is None:
+            continue
+        offset, strength = found
+        across = centre - half + offset
+        x, y = (across, along) if vertical else (along, across)
+        target = float(centre)
+        if vertical:
+            equations.append([x, y, 1, 0, 0, 0, -target * x, -target * y])
+        else:
+            equations.append([0, 0, 0, x, y, 1, -target * x, -target * y])
+        targets.append(target)
+        weights.append(strength)
+        kinds.append(vertical)
     kinds = np.array(kinds)
     if len(targets) < 10 or kinds.sum() < 4 or (~kinds).sum() < 4:
         return to_lattice
@@ -764,17 +748,42 @@ def _edge_support(small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells
     that merely got a lattice fitted to it has edges here and there, not along every line.
     """
     P = LATTICE_PX
+    half = int(0.25 * P)
+    hits = total = 0
+    for _, _, _, found in _lattice_edges(small, to_lattice, cells_x, cells_y, half, True):
+        total += 1
+        if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
+            hits += 1
+    return hits / total if total >= 4 else 1.0
+
+
+def _lattice_edges(
+    small: np.ndarray,
+    to_lattice: np.ndarray,
+    cells_x: int,
+    cells_y: int,
+    half: int,
+    inner_only: bool,
+):
+    """The strongest edge near each lattice line, one search per cell it borders.
+
+    Straightens ``small`` with ``to_lattice`` (LATTICE_PX per cell, half a cell of margin) and,
+    for every vertical and horizontal lattice line (only those between cells if ``inner_only``)
+    and every row or column of cells along it, sums the gradient across a window of ±``half``
+    px. Yields ``(vertical, centre, along, found)``: the line's position, the middle of the
+    searched segment along it, and ``_peak``'s (offset in the window, strength) or None.
+    """
+    P = LATTICE_PX
     margin = P // 2
     width, height = cells_x * P + 2 * margin, cells_y * P + 2 * margin
     view = cv2.warpPerspective(small, to_lattice, (width, height), flags=cv2.INTER_LINEAR)
     gx, gy = _gradient_images(view)
-    half, trim = int(0.25 * P), int(0.2 * P)
-    hits = total = 0
+    trim = int(round(0.2 * P))  # the segment's ends: corners where four tiles meet are noisy
     for vertical, grad, lines, bands in (
         (True, gx, cells_x, cells_y),
         (False, gy, cells_y, cells_x),
     ):
-        for i in range(1, lines):
+        for i in range(1, lines) if inner_only else range(lines + 1):
             centre = margin + i * P
             for j in range(bands):
                 lo, hi = margin + j * P + trim, margin + (j + 1) * P - trim
@@ -782,11 +791,7 @@ def _edge_support(small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells
                     strip = grad[lo:hi, centre - half : centre + half + 1].sum(axis=0)
                 else:
                     strip = grad[centre - half : centre + half + 1, lo:hi].sum(axis=1)
-                total += 1
-                found = _peak(strip)
-                if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
-                    hits += 1
-    return hits / total if total >= 4 else 1.0
+                yield vertical, centre, (lo + hi) / 2, _peak(strip)
 
 
 def _peak(strip: np.ndarray) -> tuple[float, float] | None:
