@@ -16,7 +16,6 @@ Everything is deterministic given the seed.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,8 +24,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scoring.board import Cell, Terrain
-from vision.data import shared_dir
+from scoring.board import Cell
+from vision.data import load_aau_boards, shared_dir
+from vision.labels import TERRAINS
 
 SOURCE_PX = 100  # pixels per cell in aau-boards images
 BACKGROUNDS = ("plain", "wood", "carpet", "cloth", "cutting_mat")
@@ -70,23 +70,19 @@ class Scene:
 
 @lru_cache(maxsize=1)
 def _aau_boards() -> tuple[tuple[np.ndarray, tuple[tuple[str, ...], ...]], ...]:
-    """Every aau board as (500×500 BGR image, 5×5 tokens)."""
-    root = shared_dir() / "datasets" / "aau-boards"
-    tokens: dict[str, list[list[str]]] = {}
-    with open(root / "labels.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            grid = tokens.setdefault(row["image"], [["."] * 5 for _ in range(5)])
-            cell = Cell(Terrain(row["terrain"]), int(row["crowns"]))
-            grid[int(row["row"])][int(row["col"])] = cell.token
+    """Every aau board as (500×500 BGR image, 5×5 tokens), labels as ``vision.data`` has them."""
     boards = []
-    for name in sorted(tokens, key=lambda n: int(n) if n.isdigit() else n):
-        image = cv2.imread(str(root / "images" / f"{name}.jpg"))
-        if image is None:
-            continue
-        image = cv2.resize(image, (5 * SOURCE_PX, 5 * SOURCE_PX), interpolation=cv2.INTER_AREA)
-        boards.append((image, tuple(tuple(r) for r in tokens[name])))
+    for board in load_aau_boards(shared_dir()):
+        image = cv2.resize(
+            board.image, (5 * SOURCE_PX, 5 * SOURCE_PX), interpolation=cv2.INTER_AREA
+        )
+        tokens = tuple(
+            tuple(Cell(TERRAINS[t], int(c)).token for t, c in zip(t_row, c_row, strict=True))
+            for t_row, c_row in zip(board.terrain, board.crowns, strict=True)
+        )
+        boards.append((image, tokens))
     if not boards:
-        raise FileNotFoundError(f"no aau boards under {root}")
+        raise FileNotFoundError(f"no aau boards under {shared_dir()}")
     return tuple(boards)
 
 
