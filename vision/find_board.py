@@ -284,15 +284,25 @@ def _comb_score(profile: np.ndarray, cells: int) -> float:
     return float(np.mean(peaks)) / baseline if peaks else 0.0
 
 
-def _size_inside(image: np.ndarray, corners: np.ndarray) -> int:
-    """5 or 7: which lattice the straightened view inside ``corners`` shows more strongly."""
-    side = 7 * 5 * 8  # divisible by both sizes
-    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
-    warp = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
-    view = cv2.warpPerspective(image, warp, (side, side), flags=cv2.INTER_LINEAR)
+def _edge_profiles(
+    image: np.ndarray, quad: np.ndarray, width: int, height: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Vertical-edge strength per column and horizontal-edge strength per row of the view
+    inside ``quad`` (TL, TR, BR, BL) straightened to ``width``×``height``, lightly smoothed:
+    tile boundaries show as evenly spaced peaks."""
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
+    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    view = cv2.warpPerspective(image, warp, (width, height), flags=cv2.INTER_LINEAR)
     gx, gy = _gradient_images(view)
     col_profile = cv2.GaussianBlur(gx.mean(axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
     row_profile = cv2.GaussianBlur(gy.mean(axis=1).reshape(1, -1), (0, 0), 1.0).ravel()
+    return col_profile, row_profile
+
+
+def _size_inside(image: np.ndarray, corners: np.ndarray) -> int:
+    """5 or 7: which lattice the straightened view inside ``corners`` shows more strongly."""
+    side = 7 * 5 * 8  # divisible by both sizes
+    col_profile, row_profile = _edge_profiles(image, corners, side, side)
     scores = {n: _comb_score(col_profile, n) + _comb_score(row_profile, n) for n in SIZES}
     return max(scores, key=scores.get)
 
@@ -659,12 +669,7 @@ def _count_cells(small: np.ndarray, quad: np.ndarray) -> tuple[int, int, float]:
     height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
     scale = SEARCH_LONG_SIDE / max(width, height)
     w, h = max(16, int(round(width * scale))), max(16, int(round(height * scale)))
-    target = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
-    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    view = cv2.warpPerspective(small, warp, (w, h), flags=cv2.INTER_LINEAR)
-    gx, gy = _gradient_images(view)
-    col_profile = cv2.GaussianBlur(gx.mean(axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
-    row_profile = cv2.GaussianBlur(gy.mean(axis=1).reshape(1, -1), (0, 0), 1.0).ravel()
+    col_profile, row_profile = _edge_profiles(small, quad, w, h)
     score_x = {k: _lattice_contrast(col_profile, k) for k in range(2, MAX_SPAN + 1)}
     score_y = {k: _lattice_contrast(row_profile, k) for k in range(2, MAX_SPAN + 1)}
     candidates = []
