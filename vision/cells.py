@@ -53,7 +53,7 @@ def cut_cells(board_image: np.ndarray, size: int) -> np.ndarray:
     """The N×N cells as crops, row by row: (N*N, CROP, CROP, 3) uint8.
 
     One resize of the whole board to N*CROP pixels, then slicing: the same pixels training saw
-    (``vision.train`` cuts aau-boards cells with this function's resize first).
+    (``lab.train`` cuts aau-boards cells with this function's resize first).
     """
     check_board_image(board_image, size)
     scaled = resize_board(board_image, size)

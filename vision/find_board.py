@@ -1,5 +1,9 @@
 """Stage 1: find the N×N kingdom in a photo and the homography that straightens it.
 
+Stages, one line each (``find_board`` runs them in this order):
+    straightened already? → table model from the border → tile blobs → candidate quadrilaterals
+    → lattice score per candidate, best kept → homography refit on tile edges → N×N frame.
+
 How it works, in the order the code runs:
 
 1. **Straightened already?** If the image is about square and its gradients show a 5×5 or 7×7

@@ -4,7 +4,7 @@
 float32) and returns two logit arrays: terrain (batch, 8) in ``labels.TERRAINS`` order and crown
 count (batch, 4). ``cell_model.json`` beside it holds the crop size, the class order it was trained
 with and the confidence threshold below which a cell is flagged uncertain (chosen by
-``vision.train`` from held-out folds).
+``lab.train`` from held-out folds).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def reweight_crowns(crown_probs: np.ndarray, weights) -> np.ndarray:
     """Crown-count probabilities (..., 4) scaled per count by ``weights`` and renormalised.
 
     The network sees far fewer three-crown mines than two-crown ones (the set has one M3 and
-    three M2) and leans towards the commoner count when unsure. ``vision.train`` picks weights
+    three M2) and leans towards the commoner count when unsure. ``lab.train`` picks weights
     that undo that lean on held-out cell-crops, and ships them with the model.
     """
     weights = np.asarray(weights, dtype=float)

@@ -21,7 +21,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(os.environ.get("KINGDOMINO_SCREENSHOTS", REPO / "docs" / "screenshots"))
+# Screenshots for the README are taken only by `python -m tests.e2e.screenshots`, which sets this;
+# a plain test run writes nothing into the checkout.
+SCREENSHOTS = os.environ.get("KINGDOMINO_SCREENSHOTS")
 CHROMIUM_ARGS = [
     "--headless=new",
     "--no-sandbox",
@@ -155,15 +157,18 @@ def open_app(page, url: str) -> None:
 
 
 def screenshot(page, name: str, top=None) -> None:
-    """Save what the browser shows for the README (docs/screenshots/<name>.png).
+    """Save what the browser shows for the README (docs/screenshots/<name>.png), when asked to.
 
     Streamlit scrolls inside its own container, so a full-page capture is only the viewport;
     ``top`` (a locator) is scrolled to the top of the view first to choose what is shown.
     """
+    if not SCREENSHOTS:
+        return
     if top is not None:
         top.evaluate("element => element.scrollIntoView({block: 'start'})")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    folder = Path(SCREENSHOTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"))
 
 
 # --- actions shared by the tests ---------------------------------------------------------------

@@ -44,7 +44,7 @@ def test_a_corrupt_upload_is_answered_with_a_message(page):
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 
-# The kingdom's corners in synthetic-scene-12.jpg (1200×1600), from vision.synth's ground truth.
+# The kingdom's corners in synthetic-scene-12.jpg (1200×1600), from lab.synth's ground truth.
 SCENE_12_CORNERS = [(707.5, 112.2), (1158.6, 887.2), (520.7, 1280.2), (6.6, 693.3)]
 
 

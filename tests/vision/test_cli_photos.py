@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from kingdomino_cli import main
+from kingdomino.cli import main
 
 # game1's frame in the photo's own pixels (2250×4000), as a user would read them off it.
 GAME1_CORNERS = "59,796,2176,876,2132,2918,82,2940"

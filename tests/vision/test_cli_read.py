@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from kingdomino_cli import main
+from kingdomino.cli import main
 
 
 def test_read_prints_the_board_and_json(shared_dir, capsys):

@@ -7,10 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
+from lab.synth import _background, make_scene
 from vision.find_board import BoardLocation, NoBoardFound, find_board, location_from_corners
 from vision.load_image import ImageError, load_image
 from vision.rectify import cell_grid, draw_overlay, straighten
-from vision.synth import _background, make_scene
 
 
 def _labels(path) -> list[str]:
@@ -97,7 +97,7 @@ def test_a_table_without_kingdom_is_refused(kind):
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_colourful_blob_without_tiles_is_refused(seed):
-    from vision.synth import _smooth_noise
+    from lab.synth import _smooth_noise
 
     rng = np.random.default_rng(seed)
     table = _background(rng, "carpet", 900, 1200).clip(0, 255).astype(np.uint8)
@@ -110,7 +110,7 @@ def test_a_colourful_blob_without_tiles_is_refused(seed):
 
 
 def _aau_board_path():
-    from vision.data import shared_dir
+    from lab.data import shared_dir
 
     return shared_dir() / "datasets" / "aau-boards" / "images" / "1.jpg"
 

@@ -1,4 +1,4 @@
-"""The shipped model's crown calibration (vision.model.reweight_crowns, vision.train's choice)."""
+"""The shipped model's crown calibration (vision.model.reweight_crowns, lab.train's choice)."""
 
 import numpy as np
 import pytest
@@ -48,8 +48,8 @@ def test_only_unsure_cells_get_a_second_look():
 
 
 def test_held_out_predictions_round_trip_and_mix_in_the_second_look(tmp_path):
-    from vision.data import LabelledBoard, LabelledCrop
-    from vision.train import OutOfFold
+    from lab.data import LabelledBoard, LabelledCrop
+    from lab.train import OutOfFold
 
     rng = np.random.default_rng(0)
     blank = np.zeros((10, 10, 3), np.uint8)

@@ -1,8 +1,8 @@
 """How well the whole photo pipeline does: finding the kingdom, its grid, and reading its cells.
 
-    python -m vision.evaluate_photos            # 200 synthetic scenes + the shared real photos
-    python -m vision.evaluate_photos --n 400
-    python -m vision.evaluate_photos --quick    # 20 scenes, for CI
+    python -m lab.evaluate_photos            # 200 synthetic scenes + the shared real photos
+    python -m lab.evaluate_photos --n 400
+    python -m lab.evaluate_photos --quick    # 20 scenes, for CI
 
 For each photo (JPEG bytes, so decoding is timed too): load → find_board → straighten →
 classify_cells. Prints one table per data set: kingdoms found, grid size right, mean and worst
@@ -26,11 +26,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.data import shared_dir
+from lab.data import shared_dir
+from lab.synth import empty_table, make_scene
 from vision.find_board import NoBoardFound, find_board, location_from_corners
 from vision.load_image import load_image
 from vision.rectify import straighten
-from vision.synth import empty_table, make_scene
 
 TARGETS = {"found": 0.99, "corner_error": 0.1, "cells_real": 0.98, "ms": 500, "peak_mb": 1024}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision.evaluate import main
+from lab.evaluate import main
 
 
 def test_quick_evaluation_prints_the_table(shared_dir, capsys):

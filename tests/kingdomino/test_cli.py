@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-import kingdomino_cli
-from kingdomino_cli import main
+from kingdomino import cli as kingdomino_cli
+from kingdomino.cli import main
 from scoring import parse_board
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 # Made of real dominoes (no warning). Base 13: wheat 3 cells × 1, forest 3 × 1, mine 1 × 3,
 # mine 1 × 2, lake 1 × 1, grassland 1 × 1; both bonuses: 28. Largest region 3, crowns 9.
@@ -58,7 +58,7 @@ CONTRACT_KEYS = {
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "kingdomino_cli", *args],
+        [sys.executable, "-m", "kingdomino", *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from vision import synth
-from vision.synth import make_scene
+from lab import synth
+from lab.synth import make_scene
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,11 @@
-"""Train the cell classifier and ship it: ``python -m vision.train`` (needs the ``train`` extra).
+"""Train the cell classifier and ship it: ``python -m lab.train`` (needs the ``train`` extra).
 
 1. Load labelled cells: aau-boards (cut on the grid exactly as at run time), cell-crops, and
    synthetic table textures for the ``empty`` class.
 2. Cross-validate by kingdom / photo session (``--folds``, default 4): train one model per fold,
    predict its held-out cells through the same ONNX/OpenCV path the product uses, and choose the
    ``uncertain`` threshold from those held-out predictions. Saved to ``--oof`` for
-   ``vision.evaluate --oof``.
+   ``lab.evaluate --oof``.
 3. Train on everything and write ``vision/models/cell_model.onnx`` and ``cell_model.json``.
 
 The network is small on purpose (≈ 0.1 M weights, ≈ 20 M multiply-adds per cell): a 5×5 board
@@ -25,9 +25,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.augment import jittered_cell, phone_effects
-from vision.cells import CROP, resize_board
-from vision.data import (
+from lab.augment import jittered_cell, phone_effects
+from lab.data import (
     LabelledBoard,
     LabelledCrop,
     assign_folds,
@@ -35,6 +34,7 @@ from vision.data import (
     load_cell_crops,
     synthetic_table,
 )
+from vision.cells import CROP, resize_board
 from vision.labels import CROWN_CLASSES, TERRAINS
 from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
 
@@ -326,7 +326,7 @@ class OutOfFold:
         )
 
     def with_labels_of(self, boards: list[LabelledBoard]) -> OutOfFold:
-        """The same predictions judged against today's labels (``vision.data.LABEL_FIXES``)."""
+        """The same predictions judged against today's labels (``lab.data.LABEL_FIXES``)."""
         by_name = {b.name: b for b in boards}
         return dataclasses.replace(
             self,
@@ -432,7 +432,7 @@ def choose_crown_weights(oof: OutOfFold) -> tuple[float, ...]:
     """Per-count weights on the crown probabilities that read the held-out cell-crops best.
 
     Chosen on the cell-crops only (other phones and tables), never on the aau boards, so the
-    board figures ``vision.evaluate`` reports stay held-out. One pass of coordinate search over a
+    board figures ``lab.evaluate`` reports stay held-out. One pass of coordinate search over a
     coarse grid; on a tie the weight nearest 1 wins. Crowns a terrain cannot carry are excluded
     as ``CellReadings`` does.
     """

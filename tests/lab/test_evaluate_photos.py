@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision import evaluate_photos
+from lab import evaluate_photos
 
 
 def test_evaluation_prints_the_table(shared_dir, capsys):

@@ -1,8 +1,8 @@
-"""The cheap baseline the CNN was measured against: ``python -m vision.baseline`` (train extra).
+"""The cheap baseline the CNN was measured against: ``python -m lab.baseline`` (train extra).
 
 Colour and texture features per cell (HSV histograms, uniform LBP on grey, share of crown-yellow
 pixels per quadrant) with logistic regression for terrain and for crowns, trained on one
-augmented copy of each cell and scored on the same kingdom-grouped folds as ``vision.train``.
+augmented copy of each cell and scored on the same kingdom-grouped folds as ``lab.train``.
 Not shipped: it is here so the comparison in the notes can be re-run.
 """
 
@@ -14,10 +14,10 @@ import cv2
 import numpy as np
 from skimage.feature import local_binary_pattern
 
-from vision.data import assign_folds, load_aau_boards, load_cell_crops
-from vision.evaluate import report_boards
+from lab.data import assign_folds, load_aau_boards, load_cell_crops
+from lab.evaluate import report_boards
+from lab.train import SEED, OutOfFold, board_cells, make_training_set, sample_epoch
 from vision.labels import CROWN_CLASSES, TERRAINS
-from vision.train import SEED, OutOfFold, board_cells, make_training_set, sample_epoch
 
 
 def features(crops: np.ndarray) -> np.ndarray:
@@ -66,7 +66,7 @@ def cross_validate_baseline(folds: int = 4, seed: int = SEED) -> OutOfFold:
     board_x = [features(board_cells(b, s)) for b, s in zip(boards, scaled_boards, strict=True)]
     crop_x = features(np.stack(everything.scaled_crops))
     for k in range(folds):
-        from vision.train import TrainingSet
+        from lab.train import TrainingSet
 
         tb = [i for i in range(len(boards)) if board_fold[i] != k]
         tc = [i for i in range(len(crops)) if crop_fold[i] != k]
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folds", type=int, default=4)
     args = parser.parse_args(argv)
-    from vision.evaluate import report_crops
+    from lab.evaluate import report_crops
 
     oof = cross_validate_baseline(args.folds)
     report_boards(

@@ -8,7 +8,7 @@ lines and numbers. A random perspective (rotation, scale, up to ~35° of camera 
 into the photo, followed by what phones and rooms do: light gradients, a shadow, other game
 pieces at the edge, blur, noise and JPEG. A few scenes are plain straightened boards.
 
-    python -m vision.synth --n 8 --out /tmp/scenes      # writes sceneNNN.jpg + sceneNNN.json
+    python -m lab.synth --n 8 --out /tmp/scenes      # writes sceneNNN.jpg + sceneNNN.json
 
 Everything is deterministic given the seed.
 """
@@ -24,8 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from lab.data import load_aau_boards, shared_dir
 from scoring.board import Cell
-from vision.data import load_aau_boards, shared_dir
 from vision.labels import TERRAINS
 
 SOURCE_PX = 100  # pixels per cell in aau-boards images
@@ -70,7 +70,7 @@ class Scene:
 
 @lru_cache(maxsize=1)
 def _aau_boards() -> tuple[tuple[np.ndarray, tuple[tuple[str, ...], ...]], ...]:
-    """Every aau board as (500×500 BGR image, 5×5 tokens), labels as ``vision.data`` has them."""
+    """Every aau board as (500×500 BGR image, 5×5 tokens), labels as ``lab.data`` has them."""
     boards = []
     for board in load_aau_boards(shared_dir()):
         image = cv2.resize(

@@ -1,8 +1,8 @@
-"""How well the cell reader does on boards it never saw: ``python -m vision.evaluate``.
+"""How well the cell reader does on boards it never saw: ``python -m lab.evaluate``.
 
 Default: k-fold cross-validation by kingdom (aau-boards) and photo session (cell-crops), training
-one model per fold with ``vision.train`` (needs the ``train`` extra, ~3 min per fold), then the
-table. ``--oof FILE`` prints the table from held-out predictions ``vision.train`` saved instead.
+one model per fold with ``lab.train`` (needs the ``train`` extra, ~3 min per fold), then the
+table. ``--oof FILE`` prints the table from held-out predictions ``lab.train`` saved instead.
 ``--quick`` skips training: it runs the *shipped* model on a few aau boards to check the
 plumbing in CI (the shipped model was trained on them, so those figures are not held-out).
 Speed and model-load time are always measured on the shipped model, one thread, after warm-up.
@@ -192,29 +192,29 @@ def quick(boards) -> dict:
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shipped model, 4 boards, no training")
-    parser.add_argument("--oof", type=Path, help="held-out predictions saved by vision.train")
+    parser.add_argument("--oof", type=Path, help="held-out predictions saved by lab.train")
     parser.add_argument("--folds", type=int, default=4)
     parser.add_argument("--epochs", type=int, default=10)
     args = parser.parse_args(argv)
 
-    from vision.data import load_aau_boards
+    from lab.data import load_aau_boards
 
     boards = load_aau_boards()
     if args.quick:
         sample = boards[::15]
         figures = quick(sample)
     else:
-        from vision.train import OutOfFold
+        from lab.train import OutOfFold
 
         if args.oof:
             oof = OutOfFold.load(args.oof)
             oof = oof.with_labels_of(boards)
         else:
-            from vision.data import load_cell_crops
-            from vision.train import cross_validate
+            from lab.data import load_cell_crops
+            from lab.train import cross_validate
 
             oof = cross_validate(boards, load_cell_crops(), args.folds, args.epochs)
-        from vision.train import choose_crown_weights, choose_uncertain_threshold
+        from lab.train import choose_crown_weights, choose_uncertain_threshold
 
         crown_weights = choose_crown_weights(oof)  # from the cell-crops alone, as training does
         print(f"crown weights chosen on held-out cell-crops: {crown_weights}")

@@ -1,0 +1,1 @@
+"""The ``kingdomino`` command line (``kingdomino.cli``); ``python -m kingdomino`` runs it too."""

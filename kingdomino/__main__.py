@@ -1,0 +1,5 @@
+"""``python -m kingdomino`` is the ``kingdomino`` command."""
+
+from kingdomino.cli import main
+
+raise SystemExit(main())
