@@ -13,12 +13,17 @@ import json
 import re
 
 from games.model import Game, GameError, game_from_dict, game_to_dict
+from scoring.board import load_json
 
-# 4 players × 3 games × 7×7 needs about 2,700 characters; anything much longer is not ours.
-MAX_CODE_LENGTH = 4000
+# A finished game (4 players × 3 games) needs about 2,700 characters; the cap leaves room for
+# other states kept in a link (a draft game) and refuses megabytes before decoding them.
+MAX_CODE_LENGTH = 64 * 1024
+# The format nests three levels (object, games, boards); the cap is checked before parsing, as
+# Python's JSON parser recurses once per level.
+MAX_NESTING = 8
 FORMAT_VERSION = 1
-_TOKEN = re.compile(r"[WFLGSM]\d|C|\.")
-_ROW = re.compile(r"(?:[WFLGSM]\d|C|\.)+")
+_TOKEN = re.compile(r"[WFLGSM][0-9]|C|\.")
+_ROW = re.compile(r"(?:[WFLGSM][0-9]|C|\.)+")
 
 
 class ShareError(ValueError):
@@ -46,7 +51,7 @@ def decode_game(code: str) -> Game:
         raise ShareError(damaged)
     try:
         raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
-        compact = json.loads(raw.decode("utf-8"))
+        compact = load_json(raw.decode("utf-8"), MAX_NESTING)
     except (binascii.Error, ValueError):
         raise ShareError(damaged) from None
     if not isinstance(compact, dict) or compact.get("v") != FORMAT_VERSION:

@@ -9,6 +9,7 @@ comments are tolerated; anything else is an error naming the row and column.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -16,6 +17,11 @@ from enum import StrEnum
 from scoring.words import where
 
 SIZES = (5, 7)
+# A board is a few hundred characters; these bounds keep hostile input from costing time or
+# memory (and Python's JSON parser from recursing) before it is refused.
+MAX_TEXT_LENGTH = 1_000_000
+MAX_JSON_DEPTH = 20
+_DIGITS = "0123456789"  # str.isdigit() also accepts '²' and '١'; crowns are ASCII digits only
 
 
 class Terrain(StrEnum):
@@ -107,22 +113,29 @@ class Cell:
     @classmethod
     def from_token(cls, token: str) -> Cell:
         """Parse one board-text token; raises ``BoardError`` (without position) if it is not one."""
-        text = token.strip().upper()
+        # ASCII only: upper() maps some other letters onto ours ('ſ' → 'S').
+        text = token.strip().upper() if token.isascii() else token.strip()
         if text in ("C", "."):
             return cls(_BY_LETTER[text])
         hint = "use W F L G S M with a crown digit (W0, M2), C for the castle or . for a hole"
-        if len(text) != 2 or text[0] not in _BY_LETTER or not text[1].isdigit():
+        shown = _shorten(token)
+        if len(text) != 2 or text[0] not in _BY_LETTER or text[1] not in _DIGITS:
             if len(text) == 1 and text in _BY_LETTER:
-                raise BoardError(f"'{token}' needs a crown digit, e.g. '{text}0'")
-            raise BoardError(f"unknown token '{token}': {hint}")
+                raise BoardError(f"'{shown}' needs a crown digit, e.g. '{text}0'")
+            raise BoardError(f"unknown token '{shown}': {hint}")
         terrain = _BY_LETTER[text[0]]
         if not terrain.is_land:
-            raise BoardError(f"unknown token '{token}': {hint}")
+            raise BoardError(f"unknown token '{shown}': {hint}")
         return cls(terrain, int(text[1]))
 
 
 EMPTY = Cell(Terrain.EMPTY)
 CASTLE = Cell(Terrain.CASTLE)
+
+
+def _shorten(token: str, limit: int = 12) -> str:
+    """A token as an error message quotes it: a pasted page of text is cut short."""
+    return token if len(token) <= limit else token[:limit] + "…"
 
 
 @dataclass(frozen=True)
@@ -187,6 +200,7 @@ class Board:
 
 def parse_board(text: str) -> Board:
     """Parse board text, or a JSON board (a list of row strings, or ``{"grid": [...]}``)."""
+    _check_length(text)
     stripped = text.strip()
     if stripped.startswith(("[", "{")):
         return board_from_json(stripped)
@@ -201,10 +215,13 @@ def parse_board(text: str) -> Board:
 def board_from_json(data: str | list | dict) -> Board:
     """A board from JSON: a list of row strings, a list of token lists, or ``{"grid": ...}``."""
     if isinstance(data, str):
+        _check_length(data)
         try:
-            data = json.loads(data)
+            data = load_json(data, MAX_JSON_DEPTH)
         except json.JSONDecodeError as err:
             raise BoardError(f"not valid JSON ({err.msg} at line {err.lineno})") from None
+        except ValueError as err:  # too deep, or a number too long for Python's int()
+            raise BoardError(f"not a JSON board ({err})") from None
     if isinstance(data, dict):
         if "grid" not in data:
             raise BoardError(
@@ -224,6 +241,39 @@ def board_from_json(data: str | list | dict) -> Board:
                 "each row must be a string like 'W1 F0 C L0 .' or a list of tokens", row=r
             )
     return _board_from_tokens(rows)
+
+
+def _check_length(text: str) -> None:
+    if len(text) > MAX_TEXT_LENGTH:
+        raise BoardError(
+            f"{len(text):,} characters is far too long for a board; give 5 or 7 rows of cells"
+        )
+
+
+# A JSON string (unterminated ones run to the end: one pass, no backtracking) or a bracket.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+
+
+def load_json(text: str, max_depth: int) -> object:
+    """``json.loads`` that refuses nesting deeper than ``max_depth`` before parsing (the parser
+    recurses once per level) and numbers too long to convert; raises ``ValueError`` saying which.
+    """
+    depth = 0
+    for token in _JSON_TOKEN.findall(text):
+        if token in ("[", "{"):
+            depth += 1
+            if depth > max_depth:
+                raise ValueError(f"nested more than {max_depth} levels deep")
+        elif token in ("]", "}"):
+            depth -= 1
+    try:
+        return json.loads(text)
+    except RecursionError:  # unreachable after the check; kept as a last line of defence
+        raise ValueError(f"nested more than {max_depth} levels deep") from None
+    except ValueError as err:
+        if isinstance(err, json.JSONDecodeError):
+            raise
+        raise ValueError("a number is too long") from None
 
 
 def _board_from_tokens(rows: list[list[str]]) -> Board:

@@ -56,3 +56,36 @@ def test_a_link_with_an_impossible_board_says_what_is_wrong():
     code = _code({"v": 1, "p": ["A", "B"], "n": 5, "mk": 1, "h": 1, "d": 0, "b": [[rows, rows]]})
     with pytest.raises(ShareError, match="no castle"):
         decode_game(code)
+
+
+def test_the_cap_leaves_room_for_a_draft_game_in_a_link():
+    assert MAX_CODE_LENGTH >= 64 * 1024
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "[" * 1000,
+        '{"v": 1, "p": ["A", "B"], "n": 5, "mk": 1, "h": 1, "d": 0, "b": '
+        + "[" * 1400
+        + "]" * 1400
+        + "}",
+        '{"v": 1, "n": 1' + "0" * 5000 + "}",
+    ],
+)
+def test_deep_nesting_and_huge_numbers_are_refused_before_parsing(payload):
+    code = base64.urlsafe_b64encode(payload.encode()).decode()
+    with pytest.raises(ShareError, match="damaged or incomplete"):
+        decode_game(code)
+
+
+def test_a_fifty_megabyte_link_is_refused_without_decoding():
+    with pytest.raises(ShareError, match="damaged or incomplete"):
+        decode_game("W" * 50_000_000)
+
+
+def test_non_ascii_crown_digits_in_a_link_are_refused():
+    rows = "G0L0F0F0F0/G0F0F0F1G0/G0S1CF0G0/G0S2L0G2G1/F0L١L0G1W0"
+    code = _code({"v": 1, "p": ["A", "B"], "n": 5, "mk": 1, "h": 1, "d": 0, "b": [[rows, rows]]})
+    with pytest.raises(ShareError):
+        decode_game(code)

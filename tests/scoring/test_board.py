@@ -17,6 +17,7 @@ from scoring import (
     format_board,
     parse_board,
 )
+from scoring.board import MAX_JSON_DEPTH, MAX_TEXT_LENGTH
 
 ROWS = [
     "W1 F0 L0 G2 S0",
@@ -132,3 +133,63 @@ def test_board_checks_apply_to_boards_built_in_code():
     with pytest.raises(BoardError, match="swamp cannot carry 3 crowns"):
         Cell(Terrain.SWAMP, 3)
     assert Cell("forest", 1).terrain is Terrain.FOREST
+
+
+# ---- hostile input: always a BoardError, never Python's own exceptions -------------------------
+
+FIVE = ["L0 L0 L0 L0 L0", "L0 L0 C L0 L0", "L0 L0 L0 L0 L0", "L0 L0 L0 L0 L0", "L0 L0 L0 L0 L0"]
+
+
+@pytest.mark.parametrize("digit", ["²", "١", "٣", "０", "𝟙", "½"])
+def test_only_ascii_crown_digits_are_accepted(digit):
+    rows = [f"L{digit} L0 L0 L0 L0", *FIVE[1:]]
+    with pytest.raises(BoardError, match=r"row 1, column 1: unknown token"):
+        parse_board("\n".join(rows))
+    with pytest.raises(BoardError, match=r"row 1, column 1: unknown token"):
+        board_from_json(json.dumps(rows))
+
+
+def test_letters_that_only_upper_case_into_ours_are_refused():
+    # 'ſ'.upper() == 'S' and 'ı'.upper() == 'I': only ASCII letters are tokens.
+    rows = ["ſ1 L0 L0 L0 L0", *FIVE[1:]]
+    with pytest.raises(BoardError, match=r"row 1, column 1: unknown token 'ſ1'"):
+        parse_board("\n".join(rows))
+
+
+@pytest.mark.parametrize("depth", [21, 1_400, 100_000])
+def test_deeply_nested_json_is_refused_before_parsing(depth):
+    for text in ("[" * depth, "[" * depth + "]" * depth, '{"grid": ' + "[" * depth):
+        with pytest.raises(BoardError, match=f"nested more than {MAX_JSON_DEPTH} levels"):
+            parse_board(text)
+
+
+def test_brackets_inside_json_strings_are_not_nesting():
+    text = json.dumps(["[[[[{{{{" * 10 + " L0 L0 L0 L0", *FIVE[1:]])
+    with pytest.raises(BoardError, match=r"row 1, column 1: unknown token '\[\[\[\[\{"):
+        parse_board(text)
+
+
+def test_a_number_too_long_for_python_is_a_board_error():
+    with pytest.raises(BoardError, match="a number is too long"):
+        parse_board("[1" + "0" * 5000 + "]")
+    with pytest.raises(BoardError, match="each row must be a string"):
+        parse_board("[1" + "0" * 4000 + "]")
+
+
+def test_an_escaped_quote_flood_is_refused_quickly():
+    # A naive "strip the strings" regex backtracks quadratically here.
+    with pytest.raises(BoardError):
+        parse_board('["' + '\\"' * 400_000)
+
+
+def test_huge_text_is_refused_by_length():
+    with pytest.raises(BoardError, match="far too long for a board"):
+        parse_board("L0 " * (MAX_TEXT_LENGTH // 3 + 1))
+
+
+def test_error_messages_quote_at_most_a_short_piece_of_a_token():
+    rows = ["X" * 10_000 + " L0 L0 L0 L0", *FIVE[1:]]
+    with pytest.raises(BoardError) as err:
+        parse_board("\n".join(rows))
+    assert len(str(err.value)) < 200
+    assert "XXXXXXXXXXXX…" in str(err.value)
