@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.find.decision import tiles_seen
 from vision.load_image import ImageError
 
 SIZES = (5, 7)
@@ -163,9 +164,20 @@ def find_board(
         raise ValueError(f"size must be 5 or 7, got {size}")
     shape = image.shape[:2]
     if corners is not None:
-        corners = _order_corners(np.asarray(corners, dtype=np.float64).reshape(4, 2))
-        if size is None:
+        corners = np.asarray(corners, dtype=np.float64)
+        if corners.shape not in ((4, 2), (8,)) or not np.isfinite(corners).all():
+            raise NoBoardFound(
+                "no kingdom found: the corners given are not four points (x, y) in the photo;"
+                " tap the kingdom's four corners again"
+            )
+        corners = _order_corners(corners.reshape(4, 2))
+        if size is None and _is_quad(corners):
             size = _size_inside(image, corners)
+        if not _is_quad(corners) or not tiles_seen(image, corners, size):
+            raise NoBoardFound(
+                "no kingdom found: the corners given enclose no grid of tiles; tap the four outer"
+                " corners of the kingdom"
+            )
         return location_from_corners(corners, size, image_shape=shape)
 
     scale = min(1.0, WORK_LONG_SIDE / max(shape))
@@ -173,9 +185,9 @@ def find_board(
     gradients = _gradient_images(small)
 
     straight_size = _straightened_size(gradients)
-    if straight_size is not None:
-        h, w = shape
-        full = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+    h, w = shape
+    full = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+    if straight_size is not None and tiles_seen(small, full * scale, size or straight_size):
         return location_from_corners(
             full, size or straight_size, straightened=True, image_shape=shape
         )
@@ -185,16 +197,25 @@ def find_board(
         mask, warnings = _kingdom_mask(small)
     except NoBoardFound as err:
         not_found = err
-    h, w = shape
     about_square = 0.8 <= w / h <= 1.25
     if about_square and (mask is None or mask.mean() > 0.8 * 255):
-        # No table to be seen around it: a tightly cropped, already straightened board.
-        full = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
-        found = size or _size_inside(image, full)
-        return location_from_corners(full, found, straightened=True, image_shape=shape)
+        # No table to be seen around it: a tightly cropped, already straightened board, if the
+        # whole image shows a lattice of tiles (a blank or noisy image does not).
+        found = size or _size_inside(small, full * scale)
+        if tiles_seen(small, full * scale, found):
+            return location_from_corners(full, found, straightened=True, image_shape=shape)
+        raise NoBoardFound(
+            "no kingdom found: the image shows no grid of tiles; take a photo of the whole"
+            " kingdom from above"
+        )
     if not_found is not None:
         raise not_found
     frame, size, tile_span, lattice_warnings = _fit_lattice(small, mask, _initial_quads(mask), size)
+    if not tiles_seen(small, frame, size):
+        raise NoBoardFound(
+            "no kingdom found: something stands out from the table, but it does not look like"
+            " different tiles on a grid; take the photo from above, or tap the kingdom's corners"
+        )
     return location_from_corners(
         frame / scale, size, warnings + lattice_warnings, image_shape=shape, tile_span=tile_span
     )
@@ -213,6 +234,14 @@ def _check_image(image: np.ndarray) -> None:
             f"no kingdom found: the image is too small ({image.shape[1]}×{image.shape[0]}"
             " pixels); take a photo of the whole kingdom from above"
         )
+
+
+def _is_quad(corners: np.ndarray) -> bool:
+    """Four finite corners enclosing a convex area of at least 16×16 pixels."""
+    if not np.isfinite(corners).all():
+        return False
+    quad = corners.astype(np.float32).reshape(4, 1, 2)
+    return bool(cv2.contourArea(quad) >= 256 and cv2.isContourConvex(quad))
 
 
 def _order_corners(corners: np.ndarray) -> np.ndarray:

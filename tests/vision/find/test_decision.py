@@ -1,0 +1,109 @@
+"""The kingdom decision: nothing is read as a kingdom unless a lattice of real tiles is seen."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from lab.synth import _background, make_scene
+from vision.find.decision import lattice_evidence, straightened_view, tiles_seen
+from vision.find_board import NoBoardFound, find_board
+
+
+def _full(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+
+
+def _noise(shape, seed=0) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 256, shape, dtype=np.uint8)
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.full((800, 800, 3), 255, np.uint8),  # blank white, square: looks "straightened"
+        np.zeros((600, 600, 3), np.uint8),
+        np.full((3000, 3000, 3), (40, 120, 200), np.uint8),  # one colour
+        np.full((900, 1600, 3), 90, np.uint8),
+        _noise((800, 800, 3)),
+        _noise((900, 1200, 3), 1),
+        np.dstack([np.tile(np.linspace(0, 255, 700), (700, 1))] * 3).astype(np.uint8),
+    ],
+    ids=["white", "black", "one-colour", "grey-wide", "noise-square", "noise", "gradient"],
+)
+def test_images_without_tiles_are_refused(image):
+    with pytest.raises(NoBoardFound, match="^no kingdom found: "):
+        find_board(image)
+
+
+def test_a_huge_one_colour_image_is_refused_through_the_pipeline():
+    from vision.pipeline import read_image
+
+    ok, png = cv2.imencode(".png", np.full((7000, 7000, 3), (200, 180, 40), np.uint8))
+    assert ok
+    with pytest.raises(NoBoardFound, match="^no kingdom found: "):
+        read_image(png.tobytes())
+
+
+def test_corners_enclosing_no_tiles_are_refused():
+    table = _background(np.random.default_rng(3), "wood", 900, 1200).clip(0, 255)
+    table = table.astype(np.uint8)
+    corners = [[100, 100], [700, 120], [690, 720], [90, 700]]
+    with pytest.raises(NoBoardFound, match="enclose no grid of tiles"):
+        find_board(table, corners=corners)
+    with pytest.raises(NoBoardFound, match="enclose no grid of tiles"):
+        find_board(table, size=5, corners=corners)
+
+
+@pytest.mark.parametrize(
+    "corners",
+    [
+        [[0, 0], [0, 0], [0, 0], [0, 0]],
+        [[10, 10], [500, 10], [900, 10], [300, 10]],  # all on one line
+        [[np.nan, 0], [500, 0], [500, 500], [0, 500]],
+        [[0, 0], [500, 0], [500, 500]],
+    ],
+    ids=["one-point", "collinear", "nan", "three"],
+)
+def test_degenerate_corners_are_refused(corners, shared_dir):
+    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "1.jpg"))
+    with pytest.raises(NoBoardFound, match="^no kingdom found: "):
+        find_board(board, corners=np.array(corners, dtype=np.float64))
+
+
+def test_corners_around_a_real_kingdom_are_accepted(shared_dir):
+    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "20.jpg"))
+    table = _background(np.random.default_rng(1), "carpet", 900, 1200).clip(0, 255)
+    table = table.astype(np.uint8)
+    table[200:700, 300:800] = board
+    # Tapped a little off (10 px of a 100 px cell): still the kingdom.
+    location = find_board(table, corners=[[308, 195], [795, 210], [790, 705], [296, 690]])
+    assert location.size == 5
+
+
+def test_a_mat_grid_matching_the_lattice_is_not_tiles():
+    """Edges exactly on the lattice but every cell the same: a cutting mat, not a kingdom."""
+    mat = np.full((700, 700, 3), (60, 140, 80), np.uint8)
+    for i in range(0, 701, 100):
+        cv2.line(mat, (i, 0), (i, 700), (230, 230, 230), 2)
+        cv2.line(mat, (0, i), (700, i), (230, 230, 230), 2)
+    share, spread = lattice_evidence(straightened_view(mat, _full(mat), 7), 7)
+    assert share > 0.9 and spread < 5
+    assert not tiles_seen(mat, _full(mat), 7)
+
+
+def test_real_and_synthetic_kingdoms_show_tiles(shared_dir):
+    images = shared_dir / "datasets" / "aau-boards" / "images"
+    for name in ("1.jpg", "33.jpg", "61.jpg"):
+        board = cv2.imread(str(images / name))
+        assert tiles_seen(board, _full(board), 5), name
+    for seed in (1, 2, 4):
+        scene = make_scene(seed, photo_long_side=1000)
+        assert tiles_seen(scene.image, scene.corners, scene.size), seed
+
+
+def test_the_view_size_is_checked():
+    with pytest.raises(ValueError, match="view must be"):
+        lattice_evidence(np.zeros((100, 100, 3), np.uint8), 5)

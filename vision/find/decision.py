@@ -1,0 +1,87 @@
+"""Kingdom decision: is there a lattice of real tiles inside these corners?
+
+Every kingdom the finder returns, every straightened image it accepts and every set of corners a
+user taps must pass this check, so a blank, one-colour, noisy or table-only image is never read
+as a board. Two things must both hold in the N×N view straightened from the corners:
+
+- **Tile edges on the lattice.** Between two neighbouring tiles there is always an edge (a gap or
+  a change of picture). For each inner lattice line and each cell along it we look for the
+  strongest edge within ±``EDGE_TOLERANCE`` of a cell; most segments must show one that stands
+  out from its surroundings and is strong in absolute terms (JPEG noise on a plain image is not).
+- **Different tiles.** Kingdoms mix terrains, so the cells' mean colours differ; a cutting mat
+  whose printed grid happens to match the lattice has edges but identical cells.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+PX = 32  # pixels per cell of the straightened view the check looks at
+EDGE_TOLERANCE = 0.2  # of a cell: how far a tapped or fitted line may be from the real edge
+# Measured (``python -m lab.evaluate_tables`` prints them for scenes and negatives):
+MIN_EDGE_SHARE = 0.6  # inner segments with an edge: kingdoms 0.88-1; blank 0, noise ~0.1
+MIN_EDGE_GRADIENT = 6.0  # mean |Lab gradient| along an edge segment, per pixel
+# Std of the cells' mean Lab colours (summed over L, a, b): aau boards and synthetic kingdoms
+# 70-200, tables (wood grain, mats, cloth, with pieces) 0-18, a one-colour image 0.
+MIN_CELL_SPREAD = 30.0
+
+
+def straightened_view(image: np.ndarray, corners: np.ndarray, size: int) -> np.ndarray:
+    """The N×N frame inside ``corners`` (TL, TR, BR, BL) at PX pixels per cell, BGR."""
+    side = size * PX
+    corners = np.asarray(corners, np.float64).reshape(4, 2)
+    # Warping samples, it does not average: shrink a much finer photo first so cells don't alias.
+    longest = max(np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4))
+    scale = min(1.0, 2.0 * side / max(longest, 1.0))
+    if scale < 0.5:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        corners = corners * scale
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
+    warp = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    return cv2.warpPerspective(image, warp, (side, side), flags=cv2.INTER_LINEAR)
+
+
+def lattice_evidence(view: np.ndarray, size: int) -> tuple[float, float]:
+    """(share of inner cell boundaries showing a tile edge, spread of cell colours) of a view
+    straightened to ``size`` cells of PX pixels."""
+    if view.shape[:2] != (size * PX, size * PX):
+        raise ValueError(f"view must be {size * PX}×{size * PX}, got {view.shape[:2]}")
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    gx = np.zeros(view.shape[:2], np.float32)
+    gy = np.zeros(view.shape[:2], np.float32)
+    for channel in cv2.split(lab):
+        gx += np.abs(cv2.Sobel(channel, cv2.CV_32F, 1, 0, ksize=3))
+        gy += np.abs(cv2.Sobel(channel, cv2.CV_32F, 0, 1, ksize=3))
+    reach = int(round(EDGE_TOLERANCE * PX))
+    window = int(round(0.45 * PX))  # the edge must stand out within this window
+    trim = int(round(0.2 * PX))  # a segment's ends, where four tiles meet, are left out
+    hits = total = 0
+    for grad, transpose in ((gx, False), (gy, True)):
+        g = grad.T if transpose else grad
+        for i in range(1, size):
+            centre = i * PX
+            for j in range(size):
+                band = g[j * PX + trim : (j + 1) * PX - trim]
+                lo, hi = max(0, centre - window), min(g.shape[1], centre + window + 1)
+                strip = band[:, lo:hi].mean(axis=0)
+                total += 1
+                near = strip[centre - reach - lo : centre + reach + 1 - lo]
+                peak = float(near.max())
+                if peak >= MIN_EDGE_GRADIENT and peak >= 1.6 * float(np.median(strip)) + 1e-6:
+                    hits += 1
+    inner = lab.reshape(size, PX, size, PX, 3)[:, PX // 5 : -PX // 5, :, PX // 5 : -PX // 5]
+    means = inner.mean(axis=(1, 3)).reshape(-1, 3)
+    spread = float(means.std(axis=0).sum())
+    return hits / max(total, 1), spread
+
+
+def tiles_seen(image: np.ndarray, corners: np.ndarray, size: int) -> bool:
+    """True when the N×N frame inside ``corners`` shows a lattice of real, different tiles."""
+    corners = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    if not np.isfinite(corners).all():
+        return False
+    if cv2.contourArea(corners.astype(np.float32)) < (size * 4) ** 2:
+        return False  # degenerate: a line, a point, or a few pixels
+    share, spread = lattice_evidence(straightened_view(image, corners, size), size)
+    return share >= MIN_EDGE_SHARE and spread >= MIN_CELL_SPREAD
