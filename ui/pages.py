@@ -17,6 +17,7 @@ from ui.editor import board_editor
 from ui.photo import kingdom_input, warm_up_in_background
 from ui.results import show_result
 from ui.setup import init_defaults, load_setup, setup_form
+from ui.text import escape_markdown
 from vision.annotate import jpeg_bytes
 from vision.load_image import load_image
 
@@ -46,7 +47,7 @@ def score_page() -> None:
         st.subheader(f"Kingdoms of game {len(finished) + 1} of 3")
     else:
         st.subheader("Kingdoms")
-    tabs = st.tabs(list(setup.players))
+    tabs = st.tabs([escape_markdown(name) for name in setup.players])
     for slot, (tab, name) in enumerate(zip(tabs, setup.players, strict=True)):
         with tab:
             kingdom_input(slot, name, setup.size)
@@ -153,10 +154,10 @@ def _shared_game(code: str) -> None:
         game = decode_game(code)
     except ShareError as err:
         text = str(err)
-        st.error(f"{text[:1].upper()}{text[1:]}.")
+        st.error(escape_markdown(f"{text[:1].upper()}{text[1:]}."))
         st.button("Start a game of my own", key="leave_shared", on_click=_leave_shared)
         return
-    players = ", ".join(game.setup.players)
+    players = ", ".join(escape_markdown(name) for name in game.setup.players)
     st.info(f"A shared game: {players} · {game.setup.variant}. This view is read-only.")
     show_result(score_game(game), [], key="shared")
     left, right = st.columns(2)
@@ -182,7 +183,7 @@ def history_page() -> None:
         with st.container(border=True, key=f"saved_game_{entry.id}"):
             text, open_col, delete_col = st.columns([6, 1, 1], vertical_alignment="center")
             when = entry.saved_at.astimezone().strftime("%d %b %Y, %H:%M")
-            text.markdown(f"**{when}** · {entry.summary}")
+            text.markdown(f"**{when}** · {escape_markdown(entry.summary)}")
             open_col.button("Open", key=f"open_{entry.id}", on_click=_open_saved, args=(entry.id,))
             delete_col.button(
                 "Delete", key=f"delete_{entry.id}", on_click=_delete_saved, args=(entry.id,)

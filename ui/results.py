@@ -13,6 +13,7 @@ import streamlit as st
 from games.results import GameResult, RoundResult
 from scoring.ranking import Ranking
 from scoring.score import Score
+from ui.text import escape_markdown
 from vision.annotate import annotate_regions, png_bytes
 from vision.render import render_board
 
@@ -39,11 +40,16 @@ def show_result(result: GameResult, photos: Sequence[Mapping[str, np.ndarray]], 
             _show_round(rounds[number - 1], photos_of(number), f"{key}_game{number}")
 
 
+def _names(names) -> str:
+    """Player names joined with 'and', each escaped for Markdown."""
+    return " and ".join(escape_markdown(name) for name in names)
+
+
 def show_ranking(ranking: Ranking, total_label: str = "Total") -> None:
     rows = [
         {
             "Place": ordinal(s.place),
-            "Player": s.name,
+            "Player": escape_markdown(s.name),
             total_label: s.total,
             "Largest region": s.largest_region,
             "Crowns": s.crowns,
@@ -52,7 +58,7 @@ def show_ranking(ranking: Ranking, total_label: str = "Total") -> None:
     ]
     st.table(rows, hide_index=True)
     for sentence in ranking.explanations:
-        st.info(sentence, icon=":material/balance:")
+        st.info(escape_markdown(sentence), icon=":material/balance:")
 
 
 def _show_dynasty(result: GameResult) -> None:
@@ -63,24 +69,24 @@ def _show_dynasty(result: GameResult) -> None:
     if played == 3:
         winners = dynasty.overall.winners
         if len(winners) == 1:
-            st.success(f"{winners[0]} wins the Dynasty!", icon=":material/emoji_events:")
-        else:
             st.success(
-                f"{' and '.join(winners)} share the Dynasty!", icon=":material/emoji_events:"
+                f"{escape_markdown(winners[0])} wins the Dynasty!", icon=":material/emoji_events:"
             )
+        else:
+            st.success(f"{_names(winners)} share the Dynasty!", icon=":material/emoji_events:")
     show_ranking(dynasty.overall, total_label="Total of the games")
 
 
 def _show_round(game: RoundResult, images: Mapping[str, np.ndarray | None], key: str) -> None:
     winners = game.ranking.winners
     if len(winners) == 1:
-        st.markdown(f"### :material/emoji_events: {winners[0]} wins this game")
+        st.markdown(f"### :material/emoji_events: {escape_markdown(winners[0])} wins this game")
     else:
-        st.markdown(f"### :material/emoji_events: {' and '.join(winners)} share first place")
+        st.markdown(f"### :material/emoji_events: {_names(winners)} share first place")
     show_ranking(game.ranking)
     for warning in game.warnings:
-        st.warning(warning, icon=":material/extension:")
-    tabs = st.tabs(list(game.scores))
+        st.warning(escape_markdown(warning), icon=":material/extension:")
+    tabs = st.tabs([escape_markdown(name) for name in game.scores])
     for index, (tab, (name, score)) in enumerate(zip(tabs, game.scores.items(), strict=True)):
         with tab:
             _show_kingdom(name, score, images.get(name), f"{key}_{index}")
@@ -95,9 +101,10 @@ def _show_kingdom(name: str, score: Score, photo: np.ndarray | None, key: str) -
     picture = photo if photo is not None else render_board(score.board)
     annotated = annotate_regions(picture, score)
     left, right = st.columns([1, 1])
-    left.image(annotated, channels="BGR", caption=f"{name}'s regions and their points")
+    caption = f"{escape_markdown(name)}'s regions and their points"
+    left.image(annotated, channels="BGR", caption=caption)
     with right:
-        st.metric(f"{name}'s total", score.total)
+        st.metric(f"{escape_markdown(name)}'s total", score.total)
         rows = [
             {
                 "Terrain": region.terrain.value,
@@ -115,7 +122,7 @@ def _show_kingdom(name: str, score: Score, photo: np.ndarray | None, key: str) -
         for bonus in (score.middle_kingdom, score.harmony):
             st.markdown(f"{bonus.name}: **+{bonus.points}** — {bonus.reason}")
         for warning in score.warnings:
-            st.warning(warning, icon=":material/extension:")
+            st.warning(escape_markdown(warning), icon=":material/extension:")
         st.download_button(
             "Download this picture (PNG)",
             png_bytes(annotated),

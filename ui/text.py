@@ -1,0 +1,25 @@
+"""User text (player names, file names, board text) shown safely in Streamlit's Markdown.
+
+Streamlit renders Markdown in ``st.markdown``, alerts, captions, widget and tab labels and table
+cells: a player named ``![x](http://host/t)`` would make every viewer's browser fetch that URL,
+and ``[Ben](https://evil.example)`` would be a link disguised as a name. ``escape_markdown``
+makes such text show literally.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Every ASCII punctuation mark may be backslash-escaped in (GitHub-flavoured) Markdown; these are
+# the ones that start or end something: emphasis, links, images, code, HTML, headings, lists,
+# tables, LaTeX ($), Streamlit's :colour[...] and :material/icon: directives and bare URLs (the
+# escaped '.' and ':' break "www.x.y" and "https://" autolinks).
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:&])")
+_LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
+
+
+def escape_markdown(text: object) -> str:
+    """``text`` as Markdown that renders exactly as typed, on one line (line breaks become
+    spaces, so a name cannot start a heading or a list)."""
+    one_line = _LINE_BREAKS.sub(" ", str(text))
+    return _SPECIAL.sub(r"\\\1", one_line)
