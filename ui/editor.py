@@ -16,6 +16,7 @@ from streamlit_image_coordinates import streamlit_image_coordinates
 from games.editing import paint
 from scoring import BoardError, Terrain, parse_board
 from ui import state
+from ui.text import escape_markdown
 from vision.render import cell_at, render_board
 
 # Words, not emoji: a phone or a headless browser without an emoji font shows boxes instead.
@@ -66,7 +67,7 @@ def board_editor(slot: int, name: str, size: int) -> None:
                 help="Back to the board as it was before this photo was read",
             )
         st.button(
-            f"Clear {name}'s kingdom",
+            f"Clear {escape_markdown(name)}'s kingdom",
             key=f"clear_{slot}",
             on_click=state.clear_kingdom,
             args=(slot, size),
@@ -83,7 +84,7 @@ def board_editor(slot: int, name: str, size: int) -> None:
             on_click=partial(_on_tap, slot, size),
         )
     st.text_area(
-        f"{name}'s kingdom as board text",
+        f"{escape_markdown(name)}'s kingdom as board text",
         key=state.text_key(slot, size),
         on_change=_on_text,
         args=(slot, size),
@@ -92,7 +93,7 @@ def board_editor(slot: int, name: str, size: int) -> None:
     )
     error = state.board_error(slot, size)
     if error:
-        st.error(error)
+        st.error(escape_markdown(error))
 
 
 def _on_tap(slot: int, size: int) -> None:

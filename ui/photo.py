@@ -15,6 +15,7 @@ from streamlit_image_coordinates import streamlit_image_coordinates
 
 from games.editing import blank_board
 from ui import state
+from ui.text import escape_markdown
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_images"
 PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
@@ -66,12 +67,14 @@ def kingdom_input(slot: int, name: str, size: int) -> None:
     # every run, and Streamlit warns when a widget has both.
     st.session_state.setdefault(f"source_{slot}", UPLOAD)
     mode = st.segmented_control(
-        f"How to enter {name}'s kingdom", [UPLOAD, CAMERA, HAND], key=f"source_{slot}"
+        f"How to enter {escape_markdown(name)}'s kingdom",
+        [UPLOAD, CAMERA, HAND],
+        key=f"source_{slot}",
     )
     new_photo: tuple[str, bytes] | None = None  # (name, file contents) to read in this run
     if mode == UPLOAD:
         upload = st.file_uploader(
-            f"Photo of {name}'s kingdom, taken from above",
+            f"Photo of {escape_markdown(name)}'s kingdom, taken from above",
             type=PHOTO_TYPES,
             key=f"upload_{size}_{slot}",
         )
@@ -92,7 +95,9 @@ def kingdom_input(slot: int, name: str, size: int) -> None:
             if right.button("Try this sample", key=f"try_sample_{slot}") and sample is not None:
                 new_photo = (sample.name, sample.read_bytes())
     elif mode == CAMERA:
-        shot = st.camera_input(f"Photo of {name}'s kingdom", key=f"camera_{size}_{slot}")
+        shot = st.camera_input(
+            f"Photo of {escape_markdown(name)}'s kingdom", key=f"camera_{size}_{slot}"
+        )
         st.caption(
             "The in-page camera needs this computer (localhost) or an HTTPS address; on a phone, "
             "Upload opens the phone's camera at full resolution instead."
@@ -121,7 +126,9 @@ def read_photo(slot: int, size: int, player: str, photo_name: str, data: bytes) 
     from vision.load_image import load_image
 
     photo = None
-    with st.status(f"Reading {player}'s kingdom from {photo_name}…") as status:
+    with st.status(
+        f"Reading {escape_markdown(player)}'s kingdom from {escape_markdown(photo_name)}…"
+    ) as status:
         try:
             photo = load_image(data)  # upright, refuses bombs; the pipeline's own decoding
             reading = _photo_reader()(photo, size=size)
@@ -182,7 +189,7 @@ def _show_reading(slot: int, size: int) -> None:
         return
     for warning in reading.warnings:
         st.warning(warning)
-    with st.expander(f"What the app saw in {reading.name}"):
+    with st.expander(f"What the app saw in {escape_markdown(reading.name)}"):
         found, straight = st.columns(2)
         if reading.overlay is not None:
             found.image(reading.overlay, channels="BGR", caption="The grid found in the photo")

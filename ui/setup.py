@@ -7,6 +7,7 @@ import streamlit as st
 from games.model import MAX_PLAYERS, MIN_PLAYERS, GameError, GameSetup
 from scoring.score import Rules
 from ui import state
+from ui.text import escape_markdown
 
 CLASSIC, DUEL = "5×5 classic", "7×7 Mighty Duel (2 players)"
 DEFAULTS = {
@@ -82,5 +83,5 @@ def setup_form() -> GameSetup | None:
             dynasty=dynasty,
         )
     except GameError as err:
-        st.error(f"Setup: {err}.")
+        st.error(escape_markdown(f"Setup: {err}."))
         return None
