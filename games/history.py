@@ -5,6 +5,11 @@ The file is ``$KINGDOMINO_DB`` when set, else ``games.db`` in the user's data fo
 of ``games.model.game_to_dict`` plus a one-line summary for the list, and the straightened photos
 of its kingdoms (JPEG) when they came from photos; its scores are recomputed when it is opened,
 from the same boards and rules, so it shows exactly as it was.
+
+The history is an extra: anything wrong with its file (a folder, unwritable, read-only, locked,
+damaged) raises ``HistoryError`` with a sentence saying what is wrong and what to do, so the app
+says so and keeps scoring. A damaged file is never written to: it is renamed aside
+(``games.db.damaged-<time>``), a new history is started and ``notice`` says so.
 """
 
 from __future__ import annotations
@@ -12,13 +17,15 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
-from games.model import Game, game_from_dict, game_to_dict
+from games.model import Game, GameError, game_from_dict, game_to_dict
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -35,6 +42,21 @@ CREATE TABLE IF NOT EXISTS photos (
     PRIMARY KEY (game_id, game_number, player)
 );
 """
+# SQLite waits this long for a lock itself; a save still locked out then is retried after these
+# pauses (several app sessions may save at once).
+BUSY_TIMEOUT_S = 5.0
+RETRY_PAUSES_S = (0.1, 0.3, 0.9)
+_CORRUPT = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+_BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+_OTHER_SETTING = "or set KINGDOMINO_DB to another file"
+# Files checked for damage in this process (the check reads the whole file, so once per file).
+_checked: set[Path] = set()
+
+T = TypeVar("T")
+
+
+class HistoryError(Exception):
+    """The history cannot be used as asked; the message says what is wrong and what to do."""
 
 
 def default_db_path() -> Path:
@@ -52,68 +74,221 @@ class SavedGame:
 
 
 class GameHistory:
-    """Save, list, open and delete games. Opens a short connection per call (thread-safe)."""
+    """Save, list, open and delete games. Opens a short connection per call (thread-safe).
+
+    Raises ``HistoryError`` (never ``sqlite3`` or ``OSError``) when the file cannot be used.
+    """
 
     def __init__(self, path: Path | str | None = None):
         self.path = Path(path) if path is not None else default_db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
+        self.notice: str | None = None  # set when a damaged file was moved aside
+        self._prepare_folder()
+        self._run(self._create)
+
+    # ---- the games ----------------------------------------------------------------------------
+
+    def save(self, game: Game, summary: str, photos: Sequence[Mapping[str, bytes]] = ()) -> int:
+        """Store a game; ``photos[i][name]``: an image file of that kingdom in game ``i + 1``."""
+        saved_at = datetime.now(UTC).isoformat(timespec="seconds")
+        game_json = json.dumps(game_to_dict(game))
+        rows = [
+            (number, name, image)
+            for number, by_player in enumerate(photos, start=1)
+            for name, image in by_player.items()
+        ]
+
+        def insert(db: sqlite3.Connection) -> int:
+            cursor = db.execute(
+                "INSERT INTO games (saved_at, summary, game_json) VALUES (?, ?, ?)",
+                (saved_at, summary, game_json),
+            )
+            game_id = int(cursor.lastrowid)
+            db.executemany(
+                "INSERT INTO photos (game_id, game_number, player, image) VALUES (?, ?, ?, ?)",
+                [(game_id, *row) for row in rows],
+            )
+            return game_id
+
+        return self._run(insert, action="save the game")
+
+    def list(self) -> list[SavedGame]:
+        """Every saved game, newest first (a row someone edited by hand shows as best it can)."""
+        rows = self._run(
+            lambda db: db.execute(
+                "SELECT id, saved_at, summary FROM games ORDER BY id DESC"
+            ).fetchall()
+        )
+        return [SavedGame(int(i), _when(at), str(summary)) for i, at, summary in rows]
+
+    def load(self, game_id: int) -> Game:
+        """The saved game; ``KeyError`` if there is none, ``HistoryError`` if it is unreadable."""
+        row = self._run(
+            lambda db: db.execute("SELECT game_json FROM games WHERE id = ?", (game_id,)).fetchone()
+        )
+        if row is None:
+            raise KeyError(f"no saved game {game_id}")
+        try:
+            return game_from_dict(json.loads(row[0]))
+        except (GameError, ValueError, TypeError) as err:
+            raise HistoryError(
+                f"Saved game {game_id} cannot be opened ({err}); you can delete it."
+            ) from None
+
+    def photos(self, game_id: int) -> list[dict[str, bytes]]:
+        """The photos saved with a game: one dict per game played, player name → image file."""
+        rows = self._run(
+            lambda db: db.execute(
+                "SELECT game_number, player, image FROM photos WHERE game_id = ?", (game_id,)
+            ).fetchall()
+        )
+        rows = [r for r in rows if isinstance(r[0], int) and 1 <= r[0] <= 3]
+        by_game: list[dict[str, bytes]] = [{} for _ in range(max((r[0] for r in rows), default=0))]
+        for number, name, image in rows:
+            if isinstance(image, bytes):
+                by_game[number - 1][str(name)] = image
+        return by_game
+
+    def delete(self, game_id: int) -> None:
+        def remove(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM photos WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+        self._run(remove, action="delete the game")
+
+    # ---- the file -----------------------------------------------------------------------------
+
+    def _prepare_folder(self) -> None:
+        if self.path.is_dir():
+            raise HistoryError(
+                f"The history file {self.path} is a folder, not a file: remove the folder "
+                f"{_OTHER_SETTING} (a path ending in .db)."
+            )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise HistoryError(
+                f"The history file {self.path} cannot be created: a part of its folder path is a "
+                f"file, not a folder. Move that file away {_OTHER_SETTING}."
+            ) from None
+        except OSError as err:
+            raise HistoryError(
+                f"The folder {self.path.parent} for the history cannot be created "
+                f"({_reason(err)}): create it yourself {_OTHER_SETTING}."
+            ) from None
+
+    def _create(self, db: sqlite3.Connection) -> None:
+        """The tables, and write-ahead logging (readers never wait for a writer)."""
+        if self.path not in _checked:
+            result = db.execute("PRAGMA quick_check").fetchone()
+            if result is None or result[0] != "ok":
+                raise sqlite3.DatabaseError("database disk image is malformed")
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
+        except sqlite3.OperationalError as err:
+            if _code(err) != sqlite3.SQLITE_READONLY:
+                raise
+            # A read-only file can still be listed and opened; saving says why it cannot.
+        _checked.add(self.path)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         """A connection that commits on success and is always closed (``with db`` only commits)."""
-        db = sqlite3.connect(self.path, timeout=5)
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
         try:
             with db:
                 yield db
         finally:
             db.close()
 
-    def save(self, game: Game, summary: str, photos: Sequence[Mapping[str, bytes]] = ()) -> int:
-        """Store a game; ``photos[i][name]``: an image file of that kingdom in game ``i + 1``."""
-        saved_at = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._connect() as db:
-            cursor = db.execute(
-                "INSERT INTO games (saved_at, summary, game_json) VALUES (?, ?, ?)",
-                (saved_at, summary, json.dumps(game_to_dict(game))),
+    def _run(self, work: Callable[[sqlite3.Connection], T], action: str = "open the history") -> T:
+        """``work`` in a transaction; retried while locked, a damaged file moved aside once."""
+        moved_aside = False
+        for pause in (*RETRY_PAUSES_S, None):
+            try:
+                with self._connect() as db:
+                    return work(db)
+            except sqlite3.DatabaseError as err:
+                code = _code(err)
+                if code in _BUSY and pause is not None:
+                    time.sleep(pause)  # another session is writing: give it a moment
+                    continue
+                if code in _CORRUPT and not moved_aside:
+                    self._move_aside()
+                    moved_aside = True
+                    self._run(self._create)  # a fresh file, then ``work`` again
+                    continue
+                raise self._error(err, action) from None
+            except OSError as err:
+                raise self._error(err, action) from None
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _move_aside(self) -> None:
+        """Rename a damaged file (and its WAL files) so that it is never written to again."""
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                part = Path(f"{self.path}{suffix}")
+                if part.exists():
+                    part.rename(f"{aside}{suffix}")
+        except FileNotFoundError:
+            pass  # another session moved it aside first
+        except OSError as err:
+            raise HistoryError(
+                f"The history file {self.path} is damaged and cannot be moved aside "
+                f"({_reason(err)}): move or delete it yourself {_OTHER_SETTING}."
+            ) from None
+        _checked.discard(self.path)
+        self.notice = (
+            f"The history file was damaged, so it was kept aside as {aside.name} (never written "
+            "to again) and a new, empty history was started."
+        )
+
+    def _error(self, err: Exception, action: str) -> HistoryError:
+        code = _code(err) if isinstance(err, sqlite3.Error) else None
+        if code == sqlite3.SQLITE_READONLY:
+            return HistoryError(
+                f"Could not {action}: the history file {self.path} is read-only. Make it "
+                f"writable {_OTHER_SETTING}, then try again."
             )
-            game_id = int(cursor.lastrowid)
-            db.executemany(
-                "INSERT INTO photos (game_id, game_number, player, image) VALUES (?, ?, ?, ?)",
-                [
-                    (game_id, number, name, image)
-                    for number, by_player in enumerate(photos, start=1)
-                    for name, image in by_player.items()
-                ],
+        if code in _BUSY:
+            return HistoryError(
+                f"Could not {action}: the history is busy with another save. Try again."
             )
-            return game_id
+        if code in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH) or (
+            isinstance(err, PermissionError)
+        ):
+            return HistoryError(
+                f"Could not {action}: the history file {self.path} cannot be opened or created "
+                f"({_reason(err)}). Check that you may write to its folder {_OTHER_SETTING}."
+            )
+        if code == sqlite3.SQLITE_FULL:
+            return HistoryError(f"Could not {action}: the disk is full. Free some space and retry.")
+        if code in _CORRUPT:
+            return HistoryError(
+                f"Could not {action}: the history file {self.path} is damaged. Move it away "
+                f"{_OTHER_SETTING}."
+            )
+        return HistoryError(
+            f"Could not {action} in the history file {self.path} ({_reason(err)}). Try again."
+        )
 
-    def list(self) -> list[SavedGame]:
-        """Every saved game, newest first."""
-        with self._connect() as db:
-            rows = db.execute("SELECT id, saved_at, summary FROM games ORDER BY id DESC").fetchall()
-        return [SavedGame(i, datetime.fromisoformat(at), summary) for i, at, summary in rows]
 
-    def load(self, game_id: int) -> Game:
-        with self._connect() as db:
-            row = db.execute("SELECT game_json FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise KeyError(f"no saved game {game_id}")
-        return game_from_dict(json.loads(row[0]))
+def _code(err: sqlite3.Error) -> int | None:
+    """SQLite's primary result code (``SQLITE_BUSY`` ...), without the extended bits."""
+    code = getattr(err, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
 
-    def photos(self, game_id: int) -> list[dict[str, bytes]]:
-        """The photos saved with a game: one dict per game played, player name → image file."""
-        with self._connect() as db:
-            rows = db.execute(
-                "SELECT game_number, player, image FROM photos WHERE game_id = ?", (game_id,)
-            ).fetchall()
-        by_game: list[dict[str, bytes]] = [{} for _ in range(max((r[0] for r in rows), default=0))]
-        for number, name, image in rows:
-            by_game[number - 1][name] = bytes(image)
-        return by_game
 
-    def delete(self, game_id: int) -> None:
-        with self._connect() as db:
-            db.execute("DELETE FROM photos WHERE game_id = ?", (game_id,))
-            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+def _reason(err: Exception) -> str:
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror.lower()
+    return str(err) or type(err).__name__
+
+
+def _when(text: object) -> datetime:
+    try:
+        return datetime.fromisoformat(str(text))
+    except ValueError:
+        return datetime.fromtimestamp(0, UTC)
