@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 from games.editing import blank_board
-from games.history import GameHistory
+from games.history import GameHistory, HistoryError
 from games.model import Game
 from games.results import GameResult, result_to_dict, score_game, summary
 from games.share import ShareError, decode_game, encode_game
@@ -19,7 +19,7 @@ from ui.results import show_result
 from ui.setup import init_defaults, load_setup, setup_form
 from ui.text import escape_markdown
 from vision.annotate import jpeg_bytes
-from vision.load_image import load_image
+from vision.load_image import ImageError, load_image
 
 SHARE_PARAM = "game"
 HOW_TO = (
@@ -78,13 +78,22 @@ def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]]) -> No
         saved_code = st.session_state.get("saved_code")
         if saved_code == code:
             left.success("Saved in the history.")
+            if st.session_state.get("history_notice"):
+                left.warning(escape_markdown(st.session_state["history_notice"]))
         elif left.button(
             "Save to history", icon=":material/save:", type="primary", key="save_game"
         ):
             files = [{name: jpeg_bytes(image) for name, image in p.items()} for p in photos]
-            GameHistory().save(game, summary(result), files)
-            st.session_state["saved_code"] = code
-            st.rerun()
+            try:
+                history = GameHistory()
+                history.save(game, summary(result), files)
+            except HistoryError as err:  # the result stays on the page: only saving failed
+                left.error(escape_markdown(str(err)), icon=":material/error:")
+            else:
+                st.session_state["saved_code"] = code
+                if history.notice:
+                    st.session_state["history_notice"] = history.notice
+                st.rerun()
     else:
         left.caption("Save to history once the third game is entered.")
     right.download_button(
@@ -174,8 +183,18 @@ def _shared_game(code: str) -> None:
 def history_page() -> None:
     """Saved games, newest first: open one as it was, or delete it."""
     st.title("Saved games")
-    history = GameHistory()
-    saved = history.list()
+    try:
+        history = GameHistory()
+        saved = history.list()
+    except HistoryError as err:
+        st.error(escape_markdown(str(err)), icon=":material/error:")
+        st.caption("Scoring works without the history; only saved games wait for this fix.")
+        return
+    notice = history.notice or st.session_state.pop("history_notice", None)
+    if notice:
+        st.warning(escape_markdown(notice), icon=":material/warning:")
+    if st.session_state.get("history_error"):
+        st.error(escape_markdown(st.session_state.pop("history_error")), icon=":material/error:")
     if not saved:
         st.info("No saved games yet. Finish a game and press **Save to history**.")
         return
@@ -185,23 +204,30 @@ def history_page() -> None:
             when = entry.saved_at.astimezone().strftime("%d %b %Y, %H:%M")
             text.markdown(f"**{when}** · {escape_markdown(entry.summary)}")
             open_col.button("Open", key=f"open_{entry.id}", on_click=_open_saved, args=(entry.id,))
-            delete_col.button(
-                "Delete", key=f"delete_{entry.id}", on_click=_delete_saved, args=(entry.id,)
-            )
+            with delete_col.popover("Delete"):  # a delete asks first
+                st.write("Delete this game from the history for good?")
+                st.button(
+                    "Yes, delete it",
+                    key=f"delete_{entry.id}",
+                    type="primary",
+                    on_click=_delete_saved,
+                    args=(entry.id,),
+                )
     opened = st.session_state.get("history_open")
     if opened is None:
         return
     try:
         game = history.load(opened)
+        files = history.photos(opened)
     except KeyError:
         st.session_state.pop("history_open", None)
         return
+    except HistoryError as err:
+        st.error(escape_markdown(str(err)), icon=":material/error:")
+        return
     st.divider()
     st.subheader("Saved game")
-    photos = [
-        {name: load_image(image, long_side=None) for name, image in by_player.items()}
-        for by_player in history.photos(opened)
-    ]
+    photos = [_saved_photos(by_player) for by_player in files]
     show_result(score_game(game), photos, key="history")
     if st.button(
         "Edit these kingdoms",
@@ -216,8 +242,23 @@ def _open_saved(game_id: int) -> None:
     st.session_state["history_open"] = game_id
 
 
+def _saved_photos(files: dict[str, bytes]) -> dict[str, np.ndarray]:
+    """The saved photos that still decode (a kingdom without one is drawn instead)."""
+    photos = {}
+    for name, data in files.items():
+        try:
+            photos[name] = load_image(data, long_side=None)
+        except ImageError:
+            continue
+    return photos
+
+
 def _delete_saved(game_id: int) -> None:
-    GameHistory().delete(game_id)
+    try:
+        GameHistory().delete(game_id)
+    except HistoryError as err:  # a callback: the page run that follows shows it
+        st.session_state["history_error"] = str(err)
+        return
     if st.session_state.get("history_open") == game_id:
         st.session_state.pop("history_open")
     st.toast("Game deleted from the history.")

@@ -5,9 +5,12 @@ A *straightened* board is a top-down image in which the N×N kingdom fills the f
 regular grid, scaled to CROP×CROP and classified by the packaged model (``vision.model``).
 
     readings = classify_cells(image, 5)
-    readings.board          # most probable scoring.Board (exactly one castle)
+    readings.board          # most probable scoring.Board real dominoes can build
     readings.uncertain      # (5, 5) bool: cells worth a second look
-    readings.cells_json()   # [{"row", "col", "terrain", "crowns", "confidence", "uncertain"}, ...]
+    readings.corrected      # (5, 5) bool: cells joint decoding changed (``vision.decode``)
+    readings.decoding       # one sentence on what decoding did
+    readings.cells_json()   # [{"row", "col", "terrain", "crowns", "confidence", "uncertain",
+                            #   "corrected"}, ...]
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import cv2
 import numpy as np
 
 from scoring.board import SIZES, Board, Cell, Terrain
+from vision.decode import Decoded, decode_board
 from vision.labels import CROWN_CLASSES, TERRAINS
 
 CROP = 64  # pixels per side of the crop the model sees
@@ -81,6 +85,9 @@ class CellReadings:
     terrain_probs: np.ndarray  # (N, N, 8) float
     crown_probs: np.ndarray  # (N, N, 4) float
     uncertain_below: float
+    # Decode the board jointly with the real dominoes (``vision.decode``); False gives the
+    # model's own per-cell choice (the evaluation compares the two).
+    joint_decoding: bool = True
 
     def __post_init__(self) -> None:
         size = self.terrain_probs.shape[0]
@@ -98,13 +105,12 @@ class CellReadings:
         return self.terrain_probs.shape[0]
 
     @cached_property
-    def _decision(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Terrain index, crown count and confidence per cell, under the game's constraints.
+    def _model_choice(self) -> tuple[np.ndarray, np.ndarray]:
+        """The model's own first choice per cell: terrain index and crown count, (N, N) each.
 
         Exactly one castle: the most castle-like cell; every other cell takes its best
         non-castle terrain. Crowns are limited to what a real domino half of that terrain
-        carries (no two-crown wheat). Confidence is the probability of the chosen terrain times
-        that of the chosen crown count (for castle and empty cells: the terrain's alone).
+        carries (no two-crown wheat).
         """
         terrain_probs = self.terrain_probs.reshape(-1, len(TERRAINS))
         crown_probs = self.crown_probs.reshape(-1, CROWN_CLASSES)
@@ -115,22 +121,63 @@ class CellReadings:
         terrain[castle_cell] = _CASTLE
         allowed = np.arange(CROWN_CLASSES)[None, :] <= _MAX_CROWNS[terrain][:, None]
         crowns = np.where(allowed, crown_probs, -1.0).argmax(axis=1)
+        shape = (self.size, self.size)
+        return terrain.reshape(shape), crowns.reshape(shape)
+
+    @cached_property
+    def _decoded(self) -> Decoded:
+        terrain, crowns = self._model_choice
+        if not self.joint_decoding:
+            unchanged = np.zeros(terrain.shape, bool)
+            return Decoded(terrain, crowns, unchanged, "Joint decoding was not asked for.", "off")
+        return decode_board(self.terrain_probs, self.crown_probs, terrain, crowns)
+
+    @cached_property
+    def _decision(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Terrain index, crown count and confidence per cell of ``board``.
+
+        Confidence is the probability of the chosen terrain times that of the chosen crown
+        count (for castle and empty cells: the terrain's alone).
+        """
+        decoded = self._decoded
+        return decoded.terrain, decoded.crowns, self._confidence_of(decoded.terrain, decoded.crowns)
+
+    def _confidence_of(self, terrain: np.ndarray, crowns: np.ndarray) -> np.ndarray:
+        terrain, crowns = terrain.ravel(), crowns.ravel()
+        terrain_probs = self.terrain_probs.reshape(-1, len(TERRAINS))
+        crown_probs = self.crown_probs.reshape(-1, CROWN_CLASSES)
         cells = np.arange(len(terrain))
         confidence = terrain_probs[cells, terrain]
         has_crowns = _MAX_CROWNS[terrain] > 0
         confidence = np.where(has_crowns, confidence * crown_probs[cells, crowns], confidence)
-        shape = (self.size, self.size)
-        return terrain.reshape(shape), crowns.reshape(shape), confidence.reshape(shape)
+        return confidence.reshape(self.size, self.size)
+
+    @property
+    def corrected(self) -> np.ndarray:
+        """(N, N) bool: cells where joint decoding changed the model's first choice."""
+        return self._decoded.corrected
+
+    @property
+    def decoding(self) -> str:
+        """One sentence on what joint decoding did (nothing, which cells it changed, or why
+        it kept the model's reading)."""
+        return self._decoded.note
+
+    @property
+    def model_confidence(self) -> np.ndarray:
+        """(N, N) probability of the model's own first choice per cell."""
+        return self._confidence_of(*self._model_choice)
+
+    @cached_property
+    def model_board(self) -> Board:
+        """The model's own first choice per cell, before joint decoding."""
+        return _to_board(*self._model_choice)
 
     @cached_property
     def board(self) -> Board:
+        """The most probable board real dominoes can build (see ``vision.decode``)."""
         terrain, crowns, _ = self._decision
-        return Board(
-            tuple(
-                tuple(Cell(TERRAINS[terrain[r, c]], int(crowns[r, c])) for c in range(self.size))
-                for r in range(self.size)
-            )
-        )
+        return _to_board(terrain, crowns)
 
     @property
     def confidence(self) -> np.ndarray:
@@ -154,9 +201,20 @@ class CellReadings:
                     "crowns": cell.crowns,
                     "confidence": round(float(self.confidence[r, c]), 4),
                     "uncertain": bool(self.uncertain[r, c]),
+                    "corrected": bool(self.corrected[r, c]),
                 }
             )
         return out
+
+
+def _to_board(terrain: np.ndarray, crowns: np.ndarray) -> Board:
+    size = terrain.shape[0]
+    return Board(
+        tuple(
+            tuple(Cell(TERRAINS[terrain[r, c]], int(crowns[r, c])) for c in range(size))
+            for r in range(size)
+        )
+    )
 
 
 # A cell whose best terrain and crown count together score under this gets a second look: the
@@ -198,7 +256,8 @@ def read_board_image(board_image: np.ndarray, size: int | None = None) -> CellRe
     candidates = [classify_cells(board_image, n) for n in SIZES if _fits(board_image, n)]
     if not candidates:
         check_board_image(board_image, SIZES[0])  # raises the clear message
-    return max(candidates, key=lambda r: float(np.mean(np.log(r.confidence + 1e-6))))
+    # The model's own confidence, before decoding: a wrong grid is not worth decoding.
+    return max(candidates, key=lambda r: float(np.mean(np.log(r.model_confidence + 1e-6))))
 
 
 def _fits(board_image: np.ndarray, size: int) -> bool:

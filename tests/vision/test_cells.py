@@ -83,7 +83,7 @@ def test_board_has_exactly_one_castle_and_legal_crowns():
     terrain[4, 4, castle] -= 0.2  # the less castle-like of the two
     terrain[4, 4, wheat] += 0.2
     crowns = one_hot(5, 4, 3)  # "three crowns" everywhere: wheat carries at most one
-    readings = CellReadings(terrain, crowns, 0.5)
+    readings = CellReadings(terrain, crowns, 0.5, joint_decoding=False)
     board = readings.board
     assert board.castle == (0, 0)
     assert board[4, 4].terrain is Terrain.WHEAT
@@ -95,5 +95,13 @@ def test_board_has_exactly_one_castle_and_legal_crowns():
 def test_cells_json_lists_every_cell(shared_dir):
     cells = classify_cells(aau_image(shared_dir, "1"), 5).cells_json()
     assert len(cells) == 25
-    assert set(cells[0]) == {"row", "col", "terrain", "crowns", "confidence", "uncertain"}
+    assert set(cells[0]) == {
+        "row",
+        "col",
+        "terrain",
+        "crowns",
+        "confidence",
+        "uncertain",
+        "corrected",
+    }
     assert (cells[7]["row"], cells[7]["col"]) == (1, 2)

@@ -17,7 +17,16 @@ def test_read_prints_the_board_and_json(shared_dir, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["file"] == str(image) and data["size"] == 5 and data["grid"] == expected
     assert len(data["cells"]) == 25
-    assert set(data["cells"][0]) == {"row", "col", "terrain", "crowns", "confidence", "uncertain"}
+    assert set(data["cells"][0]) == {
+        "row",
+        "col",
+        "terrain",
+        "crowns",
+        "confidence",
+        "uncertain",
+        "corrected",
+    }
+    assert "real dominoes" in data["decoding"]
 
 
 def test_score_accepts_an_image_and_adds_cells(shared_dir, capsys):
@@ -25,6 +34,8 @@ def test_score_accepts_an_image_and_adds_cells(shared_dir, capsys):
     assert main(["score", "--json", str(image)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert len(data["cells"]) == 25 and data["grid"][0] == "G0 L0 F0 F0 F0"
+    assert "real dominoes" in data["decoding"]
+    assert not any(cell["corrected"] for cell in data["cells"])
 
 
 def test_unreadable_image_exits_2_with_one_line(tmp_path, capsys):

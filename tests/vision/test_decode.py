@@ -1,0 +1,202 @@
+"""Joint decoding with the real dominoes (vision.decode, through CellReadings)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.board import Board, Cell, Terrain
+from scoring.tileset import check_kingdom, dominoes
+from vision.cells import CellReadings
+from vision.decode import decode_board, label_log_probs
+from vision.labels import CROWN_CLASSES, TERRAINS
+
+
+def random_kingdom(size: int, seed: int, holes: int = 0) -> Board:
+    """A kingdom of distinct real dominoes: castle in the middle, a random domino tiling."""
+    rng = np.random.default_rng(seed)
+    middle = size // 2
+    grid: list[list[Cell | None]] = [[None] * size for _ in range(size)]
+    grid[middle][middle] = Cell(Terrain.CASTLE, 0)
+    tiles = list(dominoes())
+    rng.shuffle(tiles)
+
+    def tile(pos: int) -> bool:
+        while pos < size * size and grid[pos // size][pos % size] is not None:
+            pos += 1
+        if pos == size * size:
+            return True
+        r, c = divmod(pos, size)
+        moves = [(r, c + 1), (r + 1, c)]
+        rng.shuffle(moves)
+        for r2, c2 in moves:
+            if r2 < size and c2 < size and grid[r2][c2] is None:
+                domino = tiles.pop()
+                a, b = (domino.first, domino.second)
+                if rng.random() < 0.5:
+                    a, b = b, a
+                grid[r][c], grid[r2][c2] = a, b
+                if tile(pos + 1):
+                    return True
+                grid[r][c] = grid[r2][c2] = None
+                tiles.append(domino)
+        return False
+
+    assert tile(0)
+    board = Board(tuple(tuple(row) for row in grid))
+    # Holes: whole dominoes taken away, so the rest still splits into real dominoes.
+    for _ in range(holes):
+        for r, c, cell in board.iter_cells():
+            if cell.terrain.is_land and c + 1 < size and board[r, c + 1].terrain.is_land:
+                break
+        board = board.replace(r, c, Cell(Terrain.EMPTY, 0))
+    return board
+
+
+def probabilities(board: Board, sure: float = 0.9) -> tuple[np.ndarray, np.ndarray]:
+    """Model-like probabilities whose first choice is ``board``: ``sure`` on the truth."""
+    size = board.size
+    terrain = np.full((size, size, len(TERRAINS)), (1 - sure) / (len(TERRAINS) - 1))
+    crowns = np.full((size, size, CROWN_CLASSES), (1 - sure) / (CROWN_CLASSES - 1))
+    for r, c, cell in board.iter_cells():
+        terrain[r, c, TERRAINS.index(cell.terrain)] = sure
+        crowns[r, c, cell.crowns] = sure
+    return terrain, crowns
+
+
+def misread(terrain, crowns, r, c, cell: Cell, share: float = 0.55):
+    """Make the model prefer ``cell`` at (r, c), the truth a close second."""
+    terrain, crowns = terrain.copy(), crowns.copy()
+    truth_t, truth_c = terrain[r, c].argmax(), crowns[r, c].argmax()
+    terrain[r, c] = 0.0
+    terrain[r, c, truth_t] = 1 - share
+    terrain[r, c, TERRAINS.index(cell.terrain)] += share
+    crowns[r, c] = 0.0
+    crowns[r, c, truth_c] = 1 - share
+    crowns[r, c, cell.crowns] += share
+    return terrain, crowns
+
+
+@pytest.mark.parametrize("size,seed", [(5, 1), (5, 2), (7, 3), (7, 4)])
+def test_a_right_board_is_never_changed(size, seed):
+    board = random_kingdom(size, seed)
+    readings = CellReadings(*probabilities(board, sure=0.6), 0.5)
+    assert readings.board == board == readings.model_board
+    assert not readings.corrected.any() and readings.corrected.shape == (size, size)
+    assert "nothing changed" in readings.decoding
+
+
+def test_a_hole_read_as_a_hole_stays():
+    board = random_kingdom(5, 5, holes=2)
+    assert sum(cell.terrain is Terrain.EMPTY for _, _, cell in board.iter_cells()) == 2
+    readings = CellReadings(*probabilities(board), 0.5)
+    assert readings.board == board and not readings.corrected.any()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_impossible_reading_gets_the_consistent_one(seed):
+    board = random_kingdom(5, seed)
+    terrain, crowns = probabilities(board)
+    # Find a one-cell misreading that no set of real dominoes can build.
+    rng = np.random.default_rng(seed)
+    land = [(r, c) for r, c, cell in board.iter_cells() if cell.terrain.is_land]
+    for index in rng.permutation(len(land)):
+        r, c = land[index]
+        wrong = (
+            Cell(Terrain.MINE, 3)
+            if board[r, c] != Cell(Terrain.MINE, 3)
+            else Cell(Terrain.WHEAT, 0)
+        )
+        if check_kingdom(board.replace(r, c, wrong)):
+            break
+    readings = CellReadings(*misread(terrain, crowns, r, c, wrong), 0.5)
+    assert readings.model_board[r, c] == wrong  # the model alone reads it wrong
+    assert readings.board == board
+    assert readings.corrected.sum() == 1 and readings.corrected[r, c]
+    assert "row" in readings.decoding and "M3" in readings.decoding or "W0" in readings.decoding
+    assert [cell["corrected"] for cell in readings.cells_json()].count(True) == 1
+
+
+def test_a_misplaced_castle_moves_back():
+    board = random_kingdom(5, 7)
+    terrain, crowns = probabilities(board)
+    castle = TERRAINS.index(Terrain.CASTLE)
+    # The cell above the castle looks a little more like the castle than the castle itself
+    # (a 3D figure leaning into it).
+    terrain[1, 2] = terrain[1, 2] * 0.3
+    terrain[1, 2, castle] = 0.7
+    terrain[1, 2] /= terrain[1, 2].sum()
+    terrain[2, 2] = terrain[2, 2] * 0.0 + 0.05
+    terrain[2, 2, castle] = 0.4
+    terrain[2, 2] /= terrain[2, 2].sum()
+    readings = CellReadings(terrain, crowns, 0.5)
+    assert readings.model_board.castle == (1, 2)
+    assert readings.board == board and readings.board.castle == (2, 2)
+
+
+def all_leaning_to_wheat(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """Every land cell leans to W0 (0.5 against the truth's 0.45): the set cannot build that."""
+    wheat = TERRAINS.index(Terrain.WHEAT)
+    terrain, crowns = probabilities(board, sure=0.45)
+    for r, c, cell in board.iter_cells():
+        if cell.terrain.is_land and cell.terrain is not Terrain.WHEAT:
+            terrain[r, c, wheat] = 0.5
+            crowns[r, c, 0] = max(crowns[r, c, 0], 0.5)
+    terrain /= terrain.sum(axis=2, keepdims=True)
+    crowns /= crowns.sum(axis=2, keepdims=True)
+    return terrain, crowns
+
+
+def test_domino_counts_bind():
+    """A buildable board comes back, at least as probable as the real kingdom (which is one
+    of the candidates), although every cell is ambiguous."""
+    board = random_kingdom(5, 11)
+    terrain, crowns = all_leaning_to_wheat(board)
+    readings = CellReadings(terrain, crowns, 0.5)
+    assert check_kingdom(readings.model_board)  # the model alone: not buildable
+    assert check_kingdom(readings.board) == ()
+    lp = label_log_probs(terrain, crowns)
+    assert _score(lp, readings.board) >= _score(lp, board) - 1e-9
+    assert readings.corrected.any()
+
+
+def test_running_out_of_time_keeps_the_model_reading_with_a_warning():
+    board = random_kingdom(5, 11)
+    terrain, crowns = all_leaning_to_wheat(board)
+    model = CellReadings(terrain, crowns, 0.5, joint_decoding=False)
+    t, c, _ = model._decision
+    decoded = decode_board(terrain, crowns, t, c, node_budget=3, time_limit=0.0)
+    assert decoded.status == "kept" and "ran out of time" in decoded.note
+    assert np.array_equal(decoded.terrain, t) and not decoded.corrected.any()
+
+
+def test_nothing_close_keeps_the_model_reading_with_a_warning():
+    wheat, castle = TERRAINS.index(Terrain.WHEAT), TERRAINS.index(Terrain.CASTLE)
+    terrain = np.full((5, 5, len(TERRAINS)), 1e-4)
+    terrain[..., wheat] = 1.0
+    terrain[2, 2, castle] = 2.0
+    terrain /= terrain.sum(axis=2, keepdims=True)
+    crowns = np.full((5, 5, CROWN_CLASSES), 1e-4)
+    crowns[..., 0] = 1.0
+    crowns /= crowns.sum(axis=2, keepdims=True)
+    readings = CellReadings(terrain, crowns, 0.5)
+    assert readings.board == readings.model_board
+    assert not readings.corrected.any()
+    assert "No reading close" in readings.decoding
+
+
+def _score(lp: np.ndarray, board: Board) -> float:
+    from vision.decode import _halves
+
+    index = {half: h for h, half in enumerate(_halves())}
+    total = 0.0
+    for r, c, cell in board.iter_cells():
+        i = r * board.size + c
+        t = TERRAINS.index(cell.terrain)
+        if cell.terrain is Terrain.CASTLE:
+            total += lp[i, len(index)]
+        elif cell.terrain is Terrain.EMPTY:
+            total += lp[i, len(index) + 1]
+        else:
+            total += lp[i, index[(t, cell.crowns)]]
+    return total

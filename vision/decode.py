@@ -1,0 +1,410 @@
+"""Joint decoding: the most probable board that the real set of 48 dominoes could build.
+
+The cell model reads each cell alone. A kingdom is more than 25 or 49 independent cells: it has
+exactly one castle, each half carries only the crowns real halves of its terrain carry, and the
+tiles split into adjacent pairs that are *distinct real dominoes* (a hole is a cell no domino
+covers). ``decode_board`` finds, among all boards that satisfy this, the one with the highest
+summed log-probability of its cells, and proves it the best:
+
+- Labels per cell: the castle, a hole, or one of the 16 real halves (terrain and crowns), each
+  scored ``log P(terrain) + log P(crowns)``. Halves far less likely than the cell's best half are
+  dropped (``PRUNE_NATS``), which keeps the search small without touching plausible readings.
+- An exact upper bound: a dynamic program over the cells in reading order with the usual
+  "broken profile" of the next N cells already covered (a horizontal domino covers the next
+  cell, a vertical one the cell below). It ignores how often each domino exists, so it bounds
+  every completion from above.
+- Branch and bound in the same order, following the bound's best choices first and counting
+  each domino kind against the set; a branch is cut when its bound cannot beat the best board
+  found. When the bound's own optimum uses no domino too often (the usual case) the first
+  descent is optimal and proven.
+
+A board far less probable than the model's own reading (``MAX_COST_NATS``), or a search that
+runs out of steps, leaves the model's reading as it was, with a note saying so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from scoring.board import Cell, Terrain
+from scoring.tileset import kinds_in_set, squares_in_set
+from scoring.words import and_list, where
+from vision.labels import CROWN_CLASSES, TERRAINS
+
+# Halves more than this many nats (a factor of about 1,100) below the cell's best half are not
+# considered for that cell.
+PRUNE_NATS = 7.0
+# The most a consistent board may lose against the model's own reading before decoding gives
+# up: a factor of e**9 ≈ 8,000, e.g. two cells each read 1 % against 99 % plus some slack.
+MAX_COST_NATS = 9.0
+_FLOOR = 1e-9  # probabilities are clipped here before the log: a model's "never" is not a proof
+_TIE = 1e-9
+
+_CASTLE = TERRAINS.index(Terrain.CASTLE)
+_EMPTY = TERRAINS.index(Terrain.EMPTY)
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """The decoded board as label indices, and what decoding did.
+
+    ``terrain`` (N, N) indexes ``TERRAINS``; ``crowns`` (N, N) 0–3; ``corrected`` (N, N) True
+    where the board differs from the model's own first choice; ``note`` says what happened in
+    one sentence; ``status`` is ``"unchanged"``, ``"corrected"`` or ``"kept"`` (decoding found
+    nothing close enough, or ran out of steps, and left the model's reading).
+    """
+
+    terrain: np.ndarray
+    crowns: np.ndarray
+    corrected: np.ndarray
+    note: str
+    status: str
+    nodes: int = 0
+
+
+@cache
+def _halves() -> tuple[tuple[int, int], ...]:
+    """The real halves as (terrain index, crowns), in a fixed order."""
+    return tuple(sorted((TERRAINS.index(cell.terrain), cell.crowns) for cell in squares_in_set()))
+
+
+@cache
+def _kinds() -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """Each domino kind as (half index, half index), and how many the set has of it."""
+    index = {half: h for h, half in enumerate(_halves())}
+    pairs, counts = [], []
+    for (a, b), n in kinds_in_set().items():
+        pairs.append(
+            (
+                index[(TERRAINS.index(a.terrain), a.crowns)],
+                index[(TERRAINS.index(b.terrain), b.crowns)],
+            )
+        )
+        counts.append(n)
+    return tuple(pairs), tuple(counts)
+
+
+def label_log_probs(terrain_probs: np.ndarray, crown_probs: np.ndarray) -> np.ndarray:
+    """(N*N, 16 + 2) log-probabilities per cell: each real half, then the castle, then a hole."""
+    t = np.log(np.clip(terrain_probs.reshape(-1, len(TERRAINS)), _FLOOR, 1.0))
+    c = np.log(np.clip(crown_probs.reshape(-1, CROWN_CLASSES), _FLOOR, 1.0))
+    halves = np.array(_halves())
+    half_lp = t[:, halves[:, 0]] + c[:, halves[:, 1]]
+    return np.concatenate([half_lp, t[:, [_CASTLE]], t[:, [_EMPTY]]], axis=1)
+
+
+@cache
+def _orientations() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every domino kind laid both ways: (half at the first cell, half at the second, kind)."""
+    first, second, kind = [], [], []
+    for k, (a, b) in enumerate(_kinds()[0]):
+        for x, y in ((a, b), (b, a)) if a != b else ((a, b),):
+            first.append(x)
+            second.append(y)
+            kind.append(k)
+    return np.array(first), np.array(second), np.array(kind)
+
+
+class _Problem:
+    """One board's cells and candidate dominoes, and the search for its best consistent reading.
+
+    Cells are numbered row by row (``i = row * size + col``). A domino at cell i lies to the
+    right (``h``, with cell i + 1) or down (``v``, with cell i + size).
+    """
+
+    def __init__(self, size: int, lp: np.ndarray, allowed: np.ndarray):
+        self.size, self.n = size, size * size
+        n_halves = len(_halves())
+        self.castle_lp = lp[:, n_halves]
+        self.empty_lp = lp[:, n_halves + 1]
+        self.castle_col, self.empty_col = n_halves, n_halves + 1
+        first, second, self.kind_of = _orientations()
+        cells = np.arange(self.n)
+        cols, rows = cells % size, cells // size
+        # pair[d][i, o]: log-probability of the domino laid as orientation o on cell i and its
+        # neighbour in direction d (-inf where the neighbour is off the board or a half pruned).
+        self.pair = {}
+        for direction, step, fits in (("h", 1, cols < size - 1), ("v", size, rows < size - 1)):
+            other = np.minimum(cells + step, self.n - 1)
+            score = lp[cells][:, first] + lp[other][:, second]
+            ok = allowed[cells][:, first] & allowed[other][:, second] & fits[:, None]
+            self.pair[direction] = np.where(ok, score, -np.inf)
+        self.available = list(_kinds()[1])
+
+    def bound(self) -> np.ndarray:
+        """Upper bounds ``table[i, castle_used, mask]`` on the score of cells i.. onwards,
+        ignoring how often each domino exists; ``mask`` bit b says cell i + b is already
+        covered by an earlier domino ("broken profile" dynamic programming)."""
+        size, n = self.size, self.n
+        best = {d: p.max(axis=1) for d, p in self.pair.items()}
+        masks = np.arange(1 << size)
+        table = np.full((n + 1, 2, 1 << size), -np.inf)
+        table[n, 1, 0] = 0.0
+        shifted = masks >> 1
+        covered = (masks & 1) == 1
+        right_free = (masks & 2) == 0
+        after_h, after_v = (masks | 2) >> 1, (masks | 1 << size) >> 1
+        for i in range(n - 1, -1, -1):
+            nxt = table[i + 1]
+            free = nxt[:, shifted] + self.empty_lp[i]
+            free[0] = np.maximum(free[0], nxt[1, shifted] + self.castle_lp[i])
+            if best["h"][i] > -np.inf:
+                horizontal = np.where(right_free, nxt[:, after_h] + best["h"][i], -np.inf)
+                free = np.maximum(free, horizontal)
+            if best["v"][i] > -np.inf:
+                free = np.maximum(free, nxt[:, after_v] + best["v"][i])
+            table[i] = np.where(covered, nxt[:, shifted], free)
+        return table
+
+    def solve_exactly(self, time_limit: float):
+        """The same problem as an integer program solved by HiGHS (``scipy.optimize.milp``):
+        (score, labels) when proven optimal, None when the time limit came first.
+
+        One binary per castle cell, hole cell and candidate domino placement; each cell covered
+        once, one castle, each kind used at most as often as the set has it.
+        """
+        from scipy.optimize import Bounds, LinearConstraint, milp
+        from scipy.sparse import coo_matrix
+
+        n = self.n
+        first, second, _ = _orientations()
+        placements = []  # (score, cell, other cell, kind, half there, half at the other)
+        for direction, step in (("h", 1), ("v", self.size)):
+            cells, orientation = np.nonzero(self.pair[direction] > -np.inf)
+            for i, o in zip(cells.tolist(), orientation.tolist(), strict=True):
+                placements.append(
+                    (self.pair[direction][i, o], i, i + step, self.kind_of[o], first[o], second[o])
+                )
+        n_vars = 2 * n + len(placements)
+        gain = np.concatenate([self.castle_lp, self.empty_lp, [p[0] for p in placements]])
+        rows, cols = [], []
+        for i in range(n):  # cover: castle_i + hole_i + dominoes on i = 1
+            rows += [i, i]
+            cols += [i, n + i]
+        for v, (_, i, j, *_rest) in enumerate(placements):
+            rows += [i, j]
+            cols += [2 * n + v, 2 * n + v]
+        rows += [n] * n  # one castle
+        cols += list(range(n))
+        kinds = len(self.available)
+        for v, placement in enumerate(placements):  # counts
+            rows.append(n + 1 + int(placement[3]))
+            cols.append(2 * n + v)
+        matrix = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n + 1 + kinds, n_vars))
+        lower = np.concatenate([np.ones(n + 1), np.zeros(kinds)])
+        upper = np.concatenate([np.ones(n + 1), np.array(self.available, float)])
+        result = milp(
+            -gain,
+            constraints=LinearConstraint(matrix.tocsr(), lower, upper),
+            integrality=np.ones(n_vars),
+            bounds=Bounds(0, 1),
+            options={"time_limit": time_limit},
+        )
+        if result.status != 0 or result.x is None:
+            return None
+        chosen = result.x > 0.5
+        labels = [-1] * n
+        for i in np.flatnonzero(chosen[:n]):
+            labels[i] = self.castle_col
+        for i in np.flatnonzero(chosen[n : 2 * n]):
+            labels[i] = self.empty_col
+        for v in np.flatnonzero(chosen[2 * n :]):
+            _, i, j, _, hi, hj = placements[v]
+            labels[i], labels[j] = int(hi), int(hj)
+        return float(gain @ chosen), labels
+
+    def search(self, floor: float, budget: int):
+        """Branch and bound: (score, labels per cell as lp columns or None, nodes visited).
+
+        Only readings scoring above ``floor`` count; raises ``_OutOfSteps`` after ``budget``.
+        """
+        size, n = self.size, self.n
+        bound = self.bound().tolist()
+        first, second, _ = _orientations()
+        options = {}  # options[d][i]: dominoes from cell i in direction d, best first
+        for d, pair in self.pair.items():
+            options[d] = [
+                [
+                    (float(pair[i, o]), int(self.kind_of[o]), int(first[o]), int(second[o]))
+                    for o in np.argsort(-pair[i])
+                    if pair[i, o] > -np.inf
+                ]
+                for i in range(n)
+            ]
+        available = list(self.available)
+        labels = [-1] * n
+        found = {"score": floor, "labels": None}
+        nodes = 0
+        castle_lp, empty_lp = self.castle_lp.tolist(), self.empty_lp.tolist()
+
+        def visit(i: int, mask: int, castle: int, score: float) -> None:
+            nonlocal nodes
+            nodes += 1
+            if nodes > budget:
+                raise _OutOfSteps
+            while i < n and mask & 1:  # cells covered by an earlier domino
+                i, mask = i + 1, mask >> 1
+            if i == n:
+                if castle and mask == 0 and score > found["score"] + _TIE:
+                    found["score"], found["labels"] = score, labels.copy()
+                return
+            after = bound[i + 1]
+            moves = []  # (bound, move)
+            if not castle:
+                moves.append((score + castle_lp[i] + after[1][mask >> 1], "castle"))
+            moves.append((score + empty_lp[i] + after[castle][mask >> 1], "hole"))
+            if options["h"][i] and not mask & 2:
+                top = options["h"][i][0][0]
+                moves.append((score + top + after[castle][(mask | 2) >> 1], "h"))
+            if options["v"][i]:
+                top = options["v"][i][0][0]
+                moves.append((score + top + after[castle][(mask | 1 << size) >> 1], "v"))
+            moves.sort(reverse=True)
+            for limit, move in moves:
+                if limit <= found["score"] + _TIE:
+                    break
+                if move == "castle":
+                    labels[i] = self.castle_col
+                    visit(i + 1, mask >> 1, 1, score + castle_lp[i])
+                elif move == "hole":
+                    labels[i] = self.empty_col
+                    visit(i + 1, mask >> 1, castle, score + empty_lp[i])
+                else:
+                    j, next_mask = (
+                        (i + 1, (mask | 2) >> 1)
+                        if move == "h"
+                        else (i + size, (mask | 1 << size) >> 1)
+                    )
+                    rest = after[castle][next_mask]
+                    for pair_score, k, hi, hj in options[move][i]:
+                        if score + pair_score + rest <= found["score"] + _TIE:
+                            break  # sorted: none further can do better
+                        if not available[k]:
+                            continue
+                        available[k] -= 1
+                        labels[i], labels[j] = hi, hj
+                        visit(i + 1, next_mask, castle, score + pair_score)
+                        available[k] += 1
+                    labels[j] = -1
+            labels[i] = -1
+
+        visit(0, 0, 0, 0.0)
+        return found["score"], found["labels"], nodes
+
+
+class _OutOfSteps(Exception):
+    pass
+
+
+# The branch and bound gets this many nodes (a few ms); real kingdoms need a few dozen. Past it
+# (many cells ambiguous and the domino counts binding) the integer program takes over for at
+# most MILP_SECONDS.
+QUICK_BUDGET = 3_000
+MILP_SECONDS = 0.2
+
+
+def decode_board(
+    terrain_probs: np.ndarray,
+    crown_probs: np.ndarray,
+    model_terrain: np.ndarray,
+    model_crowns: np.ndarray,
+    max_cost: float = MAX_COST_NATS,
+    node_budget: int = QUICK_BUDGET,
+    time_limit: float = MILP_SECONDS,
+) -> Decoded:
+    """The most probable board real dominoes can build, or the model's own reading with a note.
+
+    ``terrain_probs`` (N, N, 8) and ``crown_probs`` (N, N, 4) are the model's probabilities;
+    ``model_terrain`` and ``model_crowns`` (N, N) its own first choice (one castle, crowns a
+    real half carries), which is kept when decoding finds nothing within ``max_cost`` nats of
+    it, or when neither ``node_budget`` search nodes nor ``time_limit`` seconds of the integer
+    program prove a reading.
+    """
+    size = terrain_probs.shape[0]
+    lp = label_log_probs(terrain_probs, crown_probs)
+    n_halves = len(_halves())
+    half_lp = lp[:, :n_halves]
+    allowed = half_lp >= half_lp.max(axis=1, keepdims=True) - PRUNE_NATS
+    allowed = np.concatenate([allowed, np.ones((len(lp), 2), bool)], axis=1)
+    model_score = _score_of(lp, model_terrain.ravel(), model_crowns.ravel())
+    floor = model_score - max_cost
+    problem = _Problem(size, lp, allowed)
+
+    def kept(note: str, nodes: int) -> Decoded:
+        unchanged = np.zeros((size, size), bool)
+        return Decoded(model_terrain.copy(), model_crowns.copy(), unchanged, note, "kept", nodes)
+
+    nothing_close = (
+        "No reading close to the model's splits into distinct real dominoes; the model's "
+        "own reading is kept: check the flagged cells."
+    )
+    try:
+        score, labels, nodes = problem.search(floor, node_budget)
+    except _OutOfSteps:
+        # The bound that ignores how often each domino exists is far off: solve it as an
+        # integer program instead, within a time limit.
+        solved = problem.solve_exactly(time_limit)
+        if solved is None:
+            return kept(
+                "Joint decoding ran out of time before proving a reading from real dominoes; "
+                "the model's own reading is kept: check the flagged cells.",
+                node_budget,
+            )
+        (score, labels), nodes = solved, node_budget
+        if score < floor:
+            labels = None
+    if labels is None:
+        return kept(nothing_close, nodes)
+    del score
+    terrain, crowns = _labels_to_grid(labels, size)
+    corrected = (terrain != model_terrain) | (crowns != model_crowns)
+    if not corrected.any():
+        note = "The reading splits into distinct real dominoes as read; nothing changed."
+        return Decoded(terrain, crowns, corrected, note, "unchanged", nodes)
+    changes = [
+        f"{where(r, c)} ({_name(model_terrain[r, c], model_crowns[r, c])} → "
+        f"{_name(terrain[r, c], crowns[r, c])})"
+        for r, c in zip(*np.nonzero(corrected), strict=True)
+    ]
+    note = (
+        f"Changed {len(changes)} cell{'s' if len(changes) > 1 else ''} so that the kingdom "
+        f"splits into distinct real dominoes: {and_list(changes)}."
+    )
+    return Decoded(terrain, crowns, corrected, note, "corrected", nodes)
+
+
+def _score_of(lp: np.ndarray, terrain: np.ndarray, crowns: np.ndarray) -> float:
+    """Summed log-probability of a labelling given as terrain indices and crown counts."""
+    index = {half: h for h, half in enumerate(_halves())}
+    n_halves = len(index)
+    total = 0.0
+    for i, (t, c) in enumerate(zip(terrain.tolist(), crowns.tolist(), strict=True)):
+        if t == _CASTLE:
+            total += lp[i, n_halves]
+        elif t == _EMPTY:
+            total += lp[i, n_halves + 1]
+        elif (t, c) in index:
+            total += lp[i, index[(t, c)]]
+        else:  # a half the set does not have: as unlikely as the floor allows
+            total += 2 * np.log(_FLOOR)
+    return total
+
+
+def _labels_to_grid(labels: list[int], size: int) -> tuple[np.ndarray, np.ndarray]:
+    halves = _halves()
+    terrain = np.empty(size * size, int)
+    crowns = np.zeros(size * size, int)
+    for i, label in enumerate(labels):
+        if label < len(halves):
+            terrain[i], crowns[i] = halves[label]
+        else:
+            terrain[i] = _CASTLE if label == len(halves) else _EMPTY
+    return terrain.reshape(size, size), crowns.reshape(size, size)
+
+
+def _name(terrain: int, crowns: int) -> str:
+    cell = Cell(TERRAINS[terrain], int(crowns) if TERRAINS[terrain].is_land else 0)
+    return cell.token
