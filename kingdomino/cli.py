@@ -144,6 +144,7 @@ def _score_json(name: str, loaded: LoadedInput, score: Score) -> dict:
     cells = getattr(loaded.reading, "cells", None)  # an image: what vision read in each cell
     if cells is not None:
         result["cells"] = cells.cells_json()
+        result["decoding"] = cells.decoding
     return result
 
 
@@ -294,6 +295,8 @@ def _cmd_read(args: argparse.Namespace) -> int:
             )
         if not uncertain:
             lines.append("  No uncertain cells.")
+        if reading.cells.corrected.any():
+            lines.append(f"  Decoding: {reading.cells.decoding}")
         lines += [f"  Warning: {warning}" for warning in reading.warnings]
         print("\n".join(lines), end="\n\n", flush=True)
     return status

@@ -48,12 +48,14 @@ class Reading:
         return self.cells.board
 
     def to_json(self) -> dict:
-        """``file``, ``size``, ``grid`` (board-text rows) and ``cells``, as the CLI prints them."""
+        """``file``, ``size``, ``grid`` (board-text rows), ``cells`` and the ``decoding`` note, as
+        the CLI prints them."""
         return {
             "file": self.source,
             "size": self.size,
             "grid": self.board.rows_text(),
             "cells": self.cells.cells_json(),
+            "decoding": self.cells.decoding,
             "warnings": list(self.warnings),
         }
 
