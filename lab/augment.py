@@ -47,6 +47,57 @@ def colour_cast(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (out * 255).astype(np.uint8)
 
 
+# A white surface under a black-body light of each temperature, as sRGB with no white balance
+# (the usual black-body colour table). Gains between two rows turn one light into the other.
+BLACK_BODY_RGB = {
+    2700: (255, 169, 87),
+    3000: (255, 180, 107),
+    3500: (255, 196, 137),
+    4000: (255, 209, 163),
+    4500: (255, 219, 186),
+    5000: (255, 228, 206),
+    5500: (255, 236, 224),
+    6000: (255, 243, 239),
+    6500: (255, 249, 253),
+    7000: (245, 243, 255),
+    7500: (235, 238, 255),
+}
+REFERENCE_KELVIN = 5500  # the light a photo is taken to be balanced for
+
+
+def light_gains(kelvin: float, strength: float = 1.0) -> np.ndarray:
+    """BGR gains (green 1) that move a photo balanced for daylight to ``kelvin``.
+
+    ``strength`` 1 is the full change of light (no white balance at all); a phone's automatic
+    white balance leaves part of it, so training draws strengths between 0 and 1. Temperatures
+    are interpolated in mired (1e6 / kelvin), where equal steps look about equally different.
+    """
+    temperatures = np.array(sorted(BLACK_BODY_RGB), float)
+    rgb = np.array([BLACK_BODY_RGB[int(t)] for t in temperatures], float)
+    mired = 1e6 / temperatures
+    order = np.argsort(mired)
+    at = np.array([np.interp(1e6 / kelvin, mired[order], rgb[order, k]) for k in range(3)])
+    gains = at / np.array(BLACK_BODY_RGB[REFERENCE_KELVIN], float)
+    gains = (gains / gains[1]) ** strength
+    return gains[::-1].copy()  # RGB -> BGR
+
+
+def shift_light(image: np.ndarray, kelvin: float, strength: float = 1.0) -> np.ndarray:
+    """The image (BGR uint8, any size) as if lit by ``kelvin`` light (see ``light_gains``)."""
+    out = image.astype(np.float32) * light_gains(kelvin, strength).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def warm_or_cold_light(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Indoor tungsten to overcast shade (2,700–7,500 K, uniform in mired), with a green or
+    magenta tint (fluorescent light, another camera's colour science)."""
+    kelvin = 1e6 / rng.uniform(1e6 / 7500, 1e6 / 2700)
+    strength = 1.0 if rng.random() < 0.4 else rng.uniform(0.2, 1.0)
+    gains = light_gains(kelvin, strength) * np.array([1.0, np.exp(rng.normal(0, 0.06)), 1.0])
+    out = crop.astype(np.float32) * gains.astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def low_resolution(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Down to 24–56 px and back: a far-away camera or a 40 px-per-cell board."""
     side = int(rng.integers(24, 57))
@@ -84,8 +135,14 @@ def shadow(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(crop * factor, 0, 255).astype(np.uint8)
 
 
-def phone_effects(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def phone_effects(
+    crop: np.ndarray, rng: np.random.Generator, light_shifts: float = 0.0
+) -> np.ndarray:
+    """All of the above at random; ``light_shifts`` is the share of crops given a warm or cold
+    light first (0 trains as the v3 model did)."""
     crop = random_symmetry(crop, rng)
+    if light_shifts and rng.random() < light_shifts:
+        crop = warm_or_cold_light(crop, rng)
     if rng.random() < 0.8:
         crop = colour_cast(crop, rng)
     if rng.random() < 0.3:

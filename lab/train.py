@@ -39,7 +39,7 @@ from vision.labels import CROWN_CLASSES, TERRAINS
 from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
 
 EMPTY = TERRAINS.index(next(t for t in TERRAINS if t.value == "empty"))
-MODELS_DIR = Path(__file__).resolve().parent / "models"
+MODELS_DIR = Path(__file__).resolve().parent.parent / "vision" / "models"
 DEFAULT_OOF = Path("build/vision/out_of_fold.npz")
 SEED = 20261129
 UNKNOWN_CROWNS = -1  # crown label of a cell blurred past reading: trained towards "no idea"
@@ -47,6 +47,9 @@ HEAVY_BLUR_SHARE = 0.05
 # aau-boards cells the held-out folds got wrong most (3-crown mines read as 2, the table read as
 # wheat) are rare; these are drawn this many extra times per epoch.
 RARE_EXTRA_REPEATS = 4
+# Share of training crops given a warm or cold light (lab.augment.warm_or_cold_light): phones
+# under tungsten or shade light turn grass yellow and mines golden.
+LIGHT_SHIFTS = 0.5
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,11 @@ def _table_with_neighbour_edge(
 
 
 def sample_epoch(
-    data: TrainingSet, rng: np.random.Generator, n_empty: int, board_repeats: int = 3
+    data: TrainingSet,
+    rng: np.random.Generator,
+    n_empty: int,
+    board_repeats: int = 3,
+    light_shifts: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One epoch of augmented crops (B, CROP, CROP, 3) with terrain and crown labels.
 
@@ -101,16 +108,19 @@ def sample_epoch(
                     if repeat >= board_repeats and not rare:
                         continue
                     box = (c * CROP, r * CROP, CROP, CROP)
-                    images.append(phone_effects(jittered_cell(scaled, box, rng), rng))
+                    crop = jittered_cell(scaled, box, rng)
+                    images.append(phone_effects(crop, rng, light_shifts))
                     terrains.append(board.terrain[r, c])
                     crowns.append(board.crowns[r, c])
     for crop, scaled in zip(data.crops, data.scaled_crops, strict=True):
-        images.append(phone_effects(jittered_cell(scaled, (0, 0, CROP, CROP), rng), rng))
+        crop = jittered_cell(scaled, (0, 0, CROP, CROP), rng)
+        images.append(phone_effects(crop, rng, light_shifts))
         terrains.append(crop.terrain)
         crowns.append(crop.crowns)
     for _ in range(n_empty):
         table = _table_with_neighbour_edge(rng, data.scaled_crops)
-        images.append(phone_effects(jittered_cell(table, (0, 0, CROP, CROP), rng), rng))
+        crop = jittered_cell(table, (0, 0, CROP, CROP), rng)
+        images.append(phone_effects(crop, rng, light_shifts))
         terrains.append(EMPTY)
         crowns.append(0)
     crowns = np.array(crowns)
@@ -163,7 +173,7 @@ def build_network():
     return CellNet()
 
 
-def train_network(data: TrainingSet, epochs: int, seed: int, log=print):
+def train_network(data: TrainingSet, epochs: int, seed: int, log=print, light_shifts: float = 0.0):
     import torch
     from torch import nn
 
@@ -182,7 +192,7 @@ def train_network(data: TrainingSet, epochs: int, seed: int, log=print):
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
     for epoch in range(epochs):
         started = time.perf_counter()
-        images, terrains, crowns = sample_epoch(data, rng, n_empty)
+        images, terrains, crowns = sample_epoch(data, rng, n_empty, light_shifts=light_shifts)
         order = rng.permutation(len(images))
         x_all = torch.from_numpy(images.transpose(0, 3, 1, 2).copy()).float().div_(255.0)
         t_all = torch.from_numpy(terrains).long()
@@ -357,7 +367,12 @@ def cross_validate(
     epochs: int,
     seed: int = SEED,
     log=print,
+    light_shifts: float = 0.0,
+    fold_models: Path | None = None,
 ) -> OutOfFold:
+    """Held-out predictions from one model per fold; with ``fold_models`` (a folder) each
+    fold's model is kept there as ``fold_K.onnx`` so that later evaluations (e.g. the boards
+    under another light in ``lab.evaluate``) stay held-out too."""
     board_fold = assign_folds([b.kingdom for b in boards], folds, seed)
     crop_fold = assign_folds([c.group for c in crops], folds, seed)
     size = boards[0].terrain.shape[0]
@@ -381,8 +396,12 @@ def cross_validate(
             [crops[i] for i in train_crops],
             [everything.scaled_crops[i] for i in train_crops],
         )
-        net = train_network(data, epochs, seed + k, log)
-        model = CellModel(export_onnx(net), _info(0.0))
+        net = train_network(data, epochs, seed + k, log, light_shifts)
+        onnx_bytes = export_onnx(net)
+        if fold_models is not None:
+            fold_models.mkdir(parents=True, exist_ok=True)
+            (fold_models / f"fold_{k}.onnx").write_bytes(onnx_bytes)
+        model = CellModel(onnx_bytes, _info(0.0))
         for i in np.flatnonzero(board_fold == k):
             cells = board_cells(boards[i], everything.scaled_boards[i])
             tp, cp = model.predict(cells)
@@ -464,6 +483,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--folds", type=int, default=4, help="0 skips cross-validation")
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument(
+        "--light-shifts",
+        type=float,
+        default=LIGHT_SHIFTS,
+        help="share of training crops lit warm or cold (2,700-7,500 K); 0 trains as model v3",
+    )
     parser.add_argument("--oof", type=Path, default=DEFAULT_OOF, help="held-out predictions")
     parser.add_argument("--out", type=Path, default=MODELS_DIR)
     parser.add_argument(
@@ -481,7 +506,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(boards)} boards ({len({b.kingdom for b in boards})} kingdoms), {len(crops)} crops")
     threshold, crown_weights = 0.5, (1.0,) * CROWN_CLASSES
     if args.folds:
-        oof = cross_validate(boards, crops, args.folds, args.epochs, args.seed)
+        oof = cross_validate(
+            boards,
+            crops,
+            args.folds,
+            args.epochs,
+            args.seed,
+            light_shifts=args.light_shifts,
+            fold_models=args.oof.parent / "folds",
+        )
         oof.save(args.oof)
         crown_weights = choose_crown_weights(oof)
         threshold = choose_uncertain_threshold(
@@ -492,7 +525,9 @@ def main(argv: list[str] | None = None) -> None:
             f"uncertain below {threshold:.3f}"
         )
     print("final model on everything")
-    net = train_network(make_training_set(boards, crops), args.epochs, args.seed)
+    net = train_network(
+        make_training_set(boards, crops), args.epochs, args.seed, light_shifts=args.light_shifts
+    )
     onnx_bytes = export_onnx(net)
     CellModel(
         onnx_bytes, _info(threshold, crown_weights)
@@ -507,6 +542,7 @@ def main(argv: list[str] | None = None) -> None:
         "trained_on": {"aau_boards": len(boards), "cell_crops": len(crops)},
         "epochs": args.epochs,
         "seed": args.seed,
+        "light_shifts": args.light_shifts,
     }
     (args.out / META_FILE).write_text(json.dumps(meta, indent=2) + "\n")
     print(
