@@ -19,11 +19,18 @@ def blank_board(size: int) -> Board:
 def paint(board: Board, row: int, col: int, terrain: Terrain, crowns: int = 0) -> Board:
     """``board`` with one cell painted.
 
-    Crowns beyond what the terrain can carry are dropped to its maximum (the brush keeps its
-    crown count while the user switches terrain). Painting the castle moves it: the old castle
-    cell becomes empty. Painting over the castle with anything else is refused, since a kingdom
-    always has one: the message says to move the castle first.
+    Crowns beyond what the terrain can carry are refused (no real domino has them), never
+    silently changed. Painting the castle moves it: the old castle cell becomes empty. Painting
+    over the castle with anything else is refused, since a kingdom always has one: use
+    ``move_castle``.
     """
+    if crowns > terrain.max_crowns:
+        raise BoardError(
+            f"{terrain.value} carries at most {terrain.max_crowns} crown"
+            f"{'' if terrain.max_crowns == 1 else 's'}: no real domino has more",
+            row,
+            col,
+        )
     if terrain is Terrain.CASTLE:
         # Both cells change at once: a board with no castle in between would not be valid.
         cells = [list(cells_row) for cells_row in board.cells]
@@ -35,4 +42,16 @@ def paint(board: Board, row: int, col: int, terrain: Terrain, crowns: int = 0) -
         raise BoardError(
             "that is the castle: to move it, paint the castle on another cell first", row, col
         )
-    return board.replace(row, col, Cell(terrain, min(crowns, terrain.max_crowns)))
+    return board.replace(row, col, Cell(terrain, crowns))
+
+
+def move_castle(board: Board, row: int, col: int, old_cell: Cell) -> Board:
+    """The castle moved to (row, col); its old cell becomes ``old_cell`` (say, the terrain the
+    photo reader mistook for the castle)."""
+    if old_cell.terrain is Terrain.CASTLE or old_cell.crowns > old_cell.terrain.max_crowns:
+        raise BoardError("the castle's old cell needs a terrain or a hole", *board.castle)
+    moved = paint(board, row, col, Terrain.CASTLE)
+    old_row, old_col = board.castle
+    if (old_row, old_col) == (row, col):
+        return board
+    return moved.replace(old_row, old_col, old_cell)

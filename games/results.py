@@ -1,45 +1,106 @@
-"""A game's result: every kingdom scored, each game ranked, Dynasty standings, and its JSON form.
+"""A game's result: every entered kingdom scored, each game ranked, Dynasty standings, whether the
+result is still provisional (and why), and its JSON form.
 
-Only calls ``scoring``; the rules themselves live there.
+Only calls ``scoring``; the rules themselves live there. A kingdom with no tile yet (only the
+castle) is *not entered*: it scores nothing and takes no place, so a player who has not entered a
+kingdom never gets the Middle Kingdom's 10 points for a lone castle.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from games.model import Game, game_to_dict
+from scoring import Board, Terrain
 from scoring.ranking import DynastyResult, Ranking, rank_dynasty, rank_players
 from scoring.score import Score, score_board
 from scoring.tileset import check_game
+from scoring.words import and_list, where
+
+
+def is_entered(board: Board) -> bool:
+    """Whether a kingdom holds at least one tile (a board with only its castle is not entered)."""
+    return any(
+        cell.terrain not in (Terrain.EMPTY, Terrain.CASTLE) for _, _, cell in board.iter_cells()
+    )
 
 
 @dataclass(frozen=True)
 class RoundResult:
-    """One game of the session: each player's score, the ranking, and cross-kingdom warnings."""
+    """One game of the session: each entered kingdom's score, their ranking, the players whose
+    kingdom is not entered yet, and cross-kingdom warnings."""
 
-    scores: dict[str, Score]
-    ranking: Ranking
+    scores: dict[str, Score]  # entered kingdoms only, in the players' order
+    ranking: Ranking | None  # None until two kingdoms are entered
     warnings: tuple[str, ...]
+    missing: tuple[str, ...] = ()  # players without a kingdom yet
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
 
 
 @dataclass(frozen=True)
 class GameResult:
     game: Game
     rounds: tuple[RoundResult, ...]
-    dynasty: DynastyResult | None  # only for a Dynasty session
+    dynasty: DynastyResult | None  # only for a Dynasty session: the games with every kingdom in
+
+
+def score_round(boards: Mapping[str, Board], rules) -> RoundResult:
+    entered = {name: board for name, board in boards.items() if is_entered(board)}
+    scores = {name: score_board(board, rules) for name, board in entered.items()}
+    ranking = rank_players(scores) if len(scores) >= 2 else None
+    warnings = tuple(check_game(entered)) if entered else ()
+    missing = tuple(name for name in boards if name not in entered)
+    return RoundResult(scores, ranking, warnings, missing)
 
 
 def score_game(game: Game) -> GameResult:
-    rounds = []
-    for index in range(len(game.rounds)):
-        boards = game.boards(index)
-        scores = {name: score_board(board, game.setup.rules) for name, board in boards.items()}
-        rounds.append(RoundResult(scores, rank_players(scores), tuple(check_game(boards))))
-    dynasty = rank_dynasty([r.scores for r in rounds]) if game.setup.dynasty else None
-    return GameResult(game=game, rounds=tuple(rounds), dynasty=dynasty)
+    rounds = tuple(
+        score_round(game.boards(index), game.setup.rules) for index in range(len(game.rounds))
+    )
+    dynasty = None
+    if game.setup.dynasty:
+        # Only games with every kingdom in count: a missing kingdom would score 0 in the sum.
+        dynasty = rank_dynasty([r.scores for r in rounds if r.complete])
+    return GameResult(game=game, rounds=rounds, dynasty=dynasty)
 
 
-def ranking_to_dict(ranking: Ranking) -> dict:
+def cells_text(cells: Collection[tuple[int, int]]) -> str:
+    """``1 cell (row 2, column 3)`` or ``2 cells (row 1, column 1 and row 4, column 2)``."""
+    ordered = sorted(cells)
+    count = f"{len(ordered)} cell{'' if len(ordered) == 1 else 's'}"
+    return f"{count} ({and_list([where(r, c) for r, c in ordered])})"
+
+
+def provisional_reason(
+    result: GameResult, to_check: Mapping[str, Collection[tuple[int, int]]] | None = None
+) -> str | None:
+    """Why the current game's result is not final yet, in one sentence with what to do; None
+    when every kingdom is in and no cell is left to check.
+
+    ``to_check``: player name → cells of their kingdom the photo reader was unsure of.
+    """
+    current = result.rounds[-1]
+    parts = [
+        f"{cells_text(cells)} of {name}'s kingdom to check"
+        for name, cells in (to_check or {}).items()
+        if cells
+    ]
+    parts += [f"{name}'s kingdom not entered" for name in current.missing]
+    if not parts:
+        return None
+    return (
+        f"Provisional: {'; '.join(parts)}. Fix or confirm them in the Kingdoms section above: "
+        "the winner shows once every kingdom is in and checked."
+    )
+
+
+def ranking_to_dict(ranking: Ranking | None) -> dict:
+    if ranking is None:
+        return {"standings": [], "explanations": []}
     return {
         "standings": [
             {"place": s.place, "name": s.name, "total": s.total} for s in ranking.standings
@@ -55,6 +116,7 @@ def result_to_dict(result: GameResult) -> dict:
         {
             "kingdoms": {name: score.to_dict() for name, score in r.scores.items()},
             "ranking": ranking_to_dict(r.ranking),
+            "not_entered": list(r.missing),
             "warnings": list(r.warnings),
         }
         for r in result.rounds
@@ -67,6 +129,9 @@ def result_to_dict(result: GameResult) -> dict:
 def summary(result: GameResult) -> str:
     """One line for the history list: ``Anna 54 · Ben 48 — Anna wins``."""
     final = result.dynasty.overall if result.dynasty is not None else result.rounds[-1].ranking
+    if final is None or not final.standings:
+        scores = result.rounds[-1].scores
+        return " · ".join(f"{name} {score.total}" for name, score in scores.items())
     scores = " · ".join(f"{s.name} {s.total}" for s in final.standings)
     winners = final.winners
     verdict = (

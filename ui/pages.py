@@ -10,13 +10,13 @@ import streamlit as st
 from games.editing import blank_board
 from games.history import GameHistory, HistoryError
 from games.model import Game
-from games.results import GameResult, result_to_dict, score_game, summary
+from games.results import GameResult, provisional_reason, result_to_dict, score_game, summary
 from games.share import ShareError, decode_game, encode_game
-from ui import state
+from ui import draft, state
 from ui.editor import board_editor
 from ui.photo import kingdom_input, warm_up_in_background
 from ui.results import show_result
-from ui.setup import init_defaults, load_setup, setup_form
+from ui.setup import init_defaults, load_setup, setup_form, size_notice
 from ui.text import escape_markdown
 from vision.annotate import jpeg_bytes
 from vision.load_image import ImageError, load_image
@@ -36,11 +36,20 @@ def score_page() -> None:
     if SHARE_PARAM in st.query_params:
         _shared_game(st.query_params[SHARE_PARAM])
         return
+    draft.restore()
+    try:
+        _game_in_progress()
+    finally:
+        draft.save()  # also after st.rerun(): whatever the run changed is kept
+
+
+def _game_in_progress() -> None:
     st.markdown(HOW_TO)
     with st.expander("Game setup", expanded=not state.finished_rounds()):
         setup = setup_form()
     if setup is None:
         return
+    size_notice()
 
     finished = state.finished_rounds()
     if setup.dynasty:
@@ -50,7 +59,7 @@ def score_page() -> None:
     tabs = st.tabs([escape_markdown(name) for name in setup.players])
     for slot, (tab, name) in enumerate(zip(tabs, setup.players, strict=True)):
         with tab:
-            kingdom_input(slot, name, setup.size)
+            kingdom_input(slot, name, setup)
             board_editor(slot, name, setup.size)
 
     st.divider()
@@ -63,18 +72,22 @@ def score_page() -> None:
         return
     result = score_game(game)
     photos = state.photos_by_game(setup)
-    show_result(result, photos, key="live")
+    to_check = state.to_check(setup)
+    show_result(result, photos, key="live", to_check=to_check)
     st.divider()
-    _game_actions(result, photos)
-    _session_buttons(game)
+    final = provisional_reason(result, to_check) is None
+    _game_actions(result, photos, final)
+    _session_buttons(game, final)
 
 
-def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]]) -> None:
+def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]], final: bool) -> None:
     """Save (with the kingdoms' photos), share and download."""
     game = result.game
     code = encode_game(game)
     left, right = st.columns(2)
-    if game.finished:
+    if not final:
+        left.caption("Save to history once every kingdom is in and checked.")
+    elif game.finished:
         saved_code = st.session_state.get("saved_code")
         if saved_code == code:
             left.success("Saved in the history.")
@@ -95,7 +108,10 @@ def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]]) -> No
                     st.session_state["history_notice"] = history.notice
                 st.rerun()
     else:
-        left.caption("Save to history once the third game is entered.")
+        left.caption(
+            "Save to history once the third game is entered; until then this page keeps the "
+            "games, even through a reload."
+        )
     right.download_button(
         "Download the results (JSON)",
         json.dumps(result_to_dict(result), indent=2, ensure_ascii=False),
@@ -109,7 +125,7 @@ def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]]) -> No
     st.code(f"{base}?{SHARE_PARAM}={code}", language=None, wrap_lines=True)
 
 
-def _session_buttons(game: Game) -> None:
+def _session_buttons(game: Game, final: bool) -> None:
     setup = game.setup
     finished = state.finished_rounds()
     if setup.dynasty and len(finished) + 1 < setup.games_to_play:
@@ -119,6 +135,8 @@ def _session_buttons(game: Game) -> None:
             key="next_game",
             on_click=_next_game,
             args=(game,),
+            disabled=not final,
+            help=None if final else "Enter and check every kingdom of this game first",
         )
     with st.popover("Start a new game"):
         st.write("This clears every kingdom entered on this page (saved games stay in History).")
@@ -138,7 +156,8 @@ def _new_game() -> None:
     for size in (5, 7):
         for slot in range(4):
             state.clear_kingdom(slot, size)
-    st.session_state.pop("saved_code", None)
+    for key in ("saved_code", "size_by_hand", "size_notice"):
+        st.session_state.pop(key, None)
 
 
 def _open_in_editor(game: Game) -> None:

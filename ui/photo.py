@@ -6,14 +6,15 @@ cells it was unsure of marked), and what it saw is shown next to it.
 
 from __future__ import annotations
 
+import secrets
 import threading
 from pathlib import Path
 
-import numpy as np
 import streamlit as st
 from streamlit_image_coordinates import streamlit_image_coordinates
 
 from games.editing import blank_board
+from games.model import GameSetup
 from ui import state
 from ui.text import escape_markdown
 
@@ -61,8 +62,13 @@ def sample_photos() -> list[Path]:
     return sorted(p for p in SAMPLES_DIR.glob("*") if p.suffix.lower() in {".jpg", ".png"})
 
 
-def kingdom_input(slot: int, name: str, size: int) -> None:
-    """Upload / camera / by hand; reads a new photo once, then shows what it saw."""
+def kingdom_input(slot: int, name: str, setup: GameSetup) -> None:
+    """Upload / camera / by hand; reads a new photo once, then shows what it saw.
+
+    The uploader belongs to the player, not to the size: when the game's size changes, the photo
+    stays and is read again at the new size.
+    """
+    size = setup.size
     # Defaults go through session state, not ``default=``: ui.state re-stores these values on
     # every run, and Streamlit warns when a widget has both.
     st.session_state.setdefault(f"source_{slot}", UPLOAD)
@@ -70,19 +76,20 @@ def kingdom_input(slot: int, name: str, size: int) -> None:
         f"How to enter {escape_markdown(name)}'s kingdom",
         [UPLOAD, CAMERA, HAND],
         key=f"source_{slot}",
+        required=True,  # tapping the chosen option again must not hide the uploader
     )
     new_photo: tuple[str, bytes] | None = None  # (name, file contents) to read in this run
     if mode == UPLOAD:
         upload = st.file_uploader(
             f"Photo of {escape_markdown(name)}'s kingdom, taken from above",
             type=PHOTO_TYPES,
-            key=f"upload_{size}_{slot}",
+            key=f"upload_{slot}",
         )
         st.caption(
             ":material/smartphone: On a phone, this button can open the phone's own camera: "
             "take the photo straight from above, the whole kingdom in view."
         )
-        new_photo = _new_file(upload, slot, size)
+        new_photo = _new_file(upload, slot)
         samples = sample_photos()
         if samples:
             left, right = st.columns([3, 2], vertical_alignment="bottom")
@@ -95,80 +102,171 @@ def kingdom_input(slot: int, name: str, size: int) -> None:
             if right.button("Try this sample", key=f"try_sample_{slot}") and sample is not None:
                 new_photo = (sample.name, sample.read_bytes())
     elif mode == CAMERA:
-        shot = st.camera_input(
-            f"Photo of {escape_markdown(name)}'s kingdom", key=f"camera_{size}_{slot}"
-        )
+        shot = st.camera_input(f"Photo of {escape_markdown(name)}'s kingdom", key=f"camera_{slot}")
         st.caption(
             "The in-page camera needs this computer (localhost) or an HTTPS address; on a phone, "
             "Upload opens the phone's camera at full resolution instead."
         )
-        new_photo = _new_file(shot, slot, size, "camera photo")
+        new_photo = _new_file(shot, slot, "camera photo")
 
     if new_photo is not None:
-        read_photo(slot, size, name, *new_photo)
+        read_photo(slot, setup, name, *new_photo)
+    elif state.needs_reading(slot, size):
+        current = state.photo(slot)
+        words = f"{escape_markdown(name)}'s kingdom from {escape_markdown(current.name)}"
+        with st.status(f"Reading {words} again…") as status:
+            _read_slot_photo(slot, setup, name, status)
     if mode != HAND:
         _show_reading(slot, size)
 
 
-def _new_file(file, slot: int, size: int, name: str | None = None) -> tuple[str, bytes] | None:
+def _new_file(file, slot: int, name: str | None = None) -> tuple[str, bytes] | None:
     """(name, contents) of an uploaded file or camera shot the first time it is seen, else None.
 
     A file widget keeps returning its file on every rerun; it is read only once.
     """
-    if file is None or file.file_id == st.session_state.get(f"read_id_{size}_{slot}"):
+    if file is None or file.file_id == st.session_state.get(f"read_id_{slot}"):
         return None
-    st.session_state[f"read_id_{size}_{slot}"] = file.file_id
+    st.session_state[f"read_id_{slot}"] = file.file_id
     return name or file.name, file.getvalue()
 
 
-def read_photo(slot: int, size: int, player: str, photo_name: str, data: bytes) -> None:
-    """Decode the file once, read the kingdom from it, and put the result in the editor."""
+def read_photo(slot: int, setup: GameSetup, player: str, photo_name: str, data: bytes) -> None:
+    """Decode the file once, keep it as the player's photo, and read the kingdom from it."""
     from vision.load_image import load_image
 
-    photo = None
     with st.status(
         f"Reading {escape_markdown(player)}'s kingdom from {escape_markdown(photo_name)}…"
     ) as status:
+        photo_id = secrets.token_hex(6)
         try:
-            photo = load_image(data)  # upright, refuses bombs; the pipeline's own decoding
-            reading = _photo_reader()(photo, size=size)
-        except Exception as err:  # noqa: BLE001 - the user gets a message, never a traceback
-            # Every vision error is a ValueError that says what went wrong in words; anything
-            # else is our bug, still reported as a message with a way forward.
-            if isinstance(err, ValueError):
-                message = str(err)
-            else:
-                message = f"something unexpected went wrong ({type(err).__name__}: {err})"
+            image = load_image(data)  # upright, refuses bombs; the pipeline's own decoding
+        except ValueError as err:  # vision's errors say what went wrong and what to do
+            state.set_photo(slot, state.SlotPhoto(photo_id, photo_name, None))
+            failed = state.PhotoReading(
+                photo_name, None, None, None, error=str(err), photo_id=photo_id
+            )
+            state.set_reading(slot, setup.size, failed)
             status.update(label="Could not read the photo", state="error")
-            failed = state.PhotoReading(photo_name, photo, None, None, error=message)
-            state.set_reading(slot, size, failed)
             return
-        _accept(slot, size, photo_name, photo, reading)
-        status.update(label=f"Read {player}'s kingdom from {photo_name}", state="complete")
+        state.set_photo(slot, state.SlotPhoto(photo_id, photo_name, image))
+        _read_slot_photo(slot, setup, player, status)
 
 
-def _accept(slot: int, size: int, photo_name: str, photo: np.ndarray, reading) -> None:
+def _read_slot_photo(slot: int, setup: GameSetup, player: str, status) -> None:
+    """Read the player's photo at whatever size it shows, and put it where it belongs.
+
+    The size is found from the photo. A 7×7 kingdom in a two-player 5×5 game switches the game to
+    Mighty Duel (with a notice and an undo) unless the user chose 5×5 themselves; otherwise a
+    size that does not match the game is explained, and the corners can be tapped instead.
+    """
+    current = state.photo(slot)
+    size = setup.size
+    try:
+        reading = _photo_reader()(current.image)
+    except Exception as err:  # noqa: BLE001 - the user gets a message, never a traceback
+        # Every vision error is a ValueError that says what went wrong in words; anything
+        # else is our bug, still reported as a message with a way forward.
+        if isinstance(err, ValueError):
+            message = str(err)
+        else:
+            message = f"something unexpected went wrong ({type(err).__name__}: {err})"
+        status.update(label="Could not read the photo", state="error")
+        _failed(slot, size, current, message)
+        return
+    if reading.size == size:
+        _accept(slot, size, current, reading)
+    elif reading.size == 7 and size_can_follow(setup):
+        _accept(slot, 7, current, reading)
+        request_size_switch(7, f"{escape_markdown(player)}'s photo shows a 7×7 kingdom")
+        status.update(
+            label=f"Read {escape_markdown(player)}'s kingdom from {escape_markdown(current.name)}",
+            state="complete",
+        )
+        st.rerun()  # the setup above is already drawn: switch it at the top of the next run
+    elif reading.size == 7:
+        if len(setup.players) != 2:
+            why = (
+                f"it shows a 7×7 kingdom, but Mighty Duel (7×7) is for two players and this game "
+                f"has {len(setup.players)}"
+            )
+        else:
+            why = "it shows a 7×7 kingdom, but this game is played 5×5"
+        _failed(slot, size, current, f"{why}; if the kingdom is 5×5, tap its four corners below")
+    else:
+        _failed(
+            slot,
+            size,
+            current,
+            "it shows a 5×5 kingdom, but this game is 7×7 Mighty Duel; choose 5×5 in the game "
+            "setup, or tap the 7×7 kingdom's four corners below",
+        )
+    status.update(
+        label=f"Read {escape_markdown(player)}'s kingdom from {escape_markdown(current.name)}",
+        state="complete",
+    )
+
+
+def _failed(slot: int, size: int, current: state.SlotPhoto, message: str) -> None:
+    failed = state.PhotoReading(
+        current.name, current.image, None, None, error=message, photo_id=current.id
+    )
+    state.set_reading(slot, size, failed)
+
+
+def size_can_follow(setup: GameSetup) -> bool:
+    """Whether a 7×7 photo may switch this game to Mighty Duel by itself."""
+    return (
+        setup.size == 5
+        and len(setup.players) == 2
+        and not st.session_state.get("size_by_hand")
+        and not state.finished_rounds()
+    )
+
+
+def request_size_switch(size: int, why: str) -> None:
+    """Ask the setup (drawn at the top of the next run) to switch the game to ``size``."""
+    st.session_state["switch_size_to"] = size
+    st.session_state["size_notice"] = why
+
+
+def _accept(slot: int, size: int, current: state.SlotPhoto, reading) -> None:
     """Put a successful reading into the editor, keeping a non-blank previous board for undo."""
     from vision.annotate import grid_preview
 
     if state.board(slot, size) != blank_board(size):
         state.remember_undo(slot, size)
     state.set_board(slot, size, reading.board)
-    uncertain = {(int(r), int(c)) for r, c in zip(*reading.cells.uncertain.nonzero(), strict=True)}
+    cells = reading.cells
+    uncertain = {(int(r), int(c)) for r, c in zip(*cells.uncertain.nonzero(), strict=True)}
+    # Cells that joint decoding changed (issue 12 adds ``corrected``; until then there are none).
+    changed = getattr(cells, "corrected", None)
+    corrected = set()
+    if changed is not None:
+        corrected = {(int(r), int(c)) for r, c in zip(*changed.nonzero(), strict=True)}
     location = reading.location
     found_in_photo = location is not None and not location.straightened
     state.set_reading(
         slot,
         size,
         state.PhotoReading(
-            name=photo_name,
-            photo=photo,
+            name=current.name,
+            photo=current.image,
             straightened=reading.board_image,
-            overlay=grid_preview(photo, location) if found_in_photo else None,
+            overlay=grid_preview(current.image, location) if found_in_photo else None,
             uncertain=uncertain,
+            corrected=corrected,
             warnings=tuple(reading.warnings),
+            photo_id=current.id,
         ),
     )
+
+
+def error_message(reading: state.PhotoReading) -> str:
+    """``Could not read x.jpg: why; what to do.`` (the reason already carries one piece of
+    advice, so none is added)."""
+    reason = reading.error.rstrip(".")
+    return f"Could not read {reading.name}: {reason}."
 
 
 def _show_reading(slot: int, size: int) -> None:
@@ -176,27 +274,28 @@ def _show_reading(slot: int, size: int) -> None:
     if reading is None:
         return
     if reading.error:
-        if reading.photo is None:
-            advice = "Choose the photo again (or another one), or enter the kingdom by hand."
-        else:
-            advice = (
-                "Take the photo again from straight above with the whole kingdom in view, tap "
-                "its four corners below, or enter it by hand."
-            )
-        st.error(f"Could not read {reading.name}: {reading.error.rstrip('.')}. {advice}")
+        st.error(escape_markdown(error_message(reading)))
         if reading.photo is not None:
             _corner_fallback(slot, size, reading)
         return
     for warning in reading.warnings:
-        st.warning(warning)
+        st.warning(escape_markdown(sentence(warning)))
     with st.expander(f"What the app saw in {escape_markdown(reading.name)}"):
-        found, straight = st.columns(2)
         if reading.overlay is not None:
+            found, straight = st.columns(2)
             found.image(reading.overlay, channels="BGR", caption="The grid found in the photo")
-        straight.image(reading.straightened, channels="BGR", caption="Straightened")
+            straight.image(reading.straightened, channels="BGR", caption="Straightened")
+        else:  # the photo was the kingdom already: one picture, not an empty column beside it
+            st.image(reading.straightened, channels="BGR", caption="The kingdom as read")
     # Outside the expander: its content is redrawn on every tap, and it should stay in view.
     if st.toggle("The grid is wrong: let me tap the corners", key=f"fix_grid_{size}_{slot}"):
         _corner_fallback(slot, size, reading)
+
+
+def sentence(text: str) -> str:
+    """A message from the pipeline as a sentence: capital first letter, full stop at the end."""
+    text = text.strip().rstrip(".")
+    return f"{text[:1].upper()}{text[1:]}."
 
 
 def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
@@ -233,7 +332,11 @@ def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
             try:
                 new = _photo_reader()(photo, size=size, corners=list(taps))
             except ValueError as err:
-                st.error(f"Still could not read it: {err}. Check the corners or enter it by hand.")
+                reason = escape_markdown(str(err).split(";")[0].rstrip("."))
+                st.error(
+                    f"Still could not read it: {reason}. Check the four corners and read again."
+                )
                 return
-        _accept(slot, size, reading.name, photo, new)
+        current = state.SlotPhoto(reading.photo_id, reading.name, photo)
+        _accept(slot, size, current, new)
         st.rerun()

@@ -5,12 +5,12 @@ game opened from the history alike.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 import streamlit as st
 
-from games.results import GameResult, RoundResult
+from games.results import GameResult, RoundResult, provisional_reason
 from scoring.ranking import Ranking
 from scoring.score import Score
 from ui.text import escape_markdown
@@ -23,21 +23,33 @@ def ordinal(place: int) -> str:
     return f"{place}{suffix}"
 
 
-def show_result(result: GameResult, photos: Sequence[Mapping[str, np.ndarray]], key: str) -> None:
+def show_result(
+    result: GameResult,
+    photos: Sequence[Mapping[str, np.ndarray]],
+    key: str,
+    to_check: Mapping[str, Collection[tuple[int, int]]] | None = None,
+) -> None:
     """The whole result. ``photos[i]``: straightened photos of game ``i + 1``'s kingdoms, by name
-    (a kingdom without one is drawn instead); ``key`` keeps widget keys apart between pages."""
+    (a kingdom without one is drawn instead); ``key`` keeps widget keys apart between pages;
+    ``to_check``: by player, the cells of the current game still flagged for a look.
+
+    While a kingdom is missing or a cell is flagged, the result says so first and names no winner.
+    """
     rounds = result.rounds
+    reason = provisional_reason(result, to_check)
+    if reason is not None:
+        st.warning(escape_markdown(reason), icon=":material/pending:")
 
     def photos_of(number: int) -> Mapping[str, np.ndarray]:
         return photos[number - 1] if number <= len(photos) else {}
 
     if result.dynasty is not None:
-        _show_dynasty(result)
+        _show_dynasty(result, final=reason is None)
         st.subheader(f"Game {len(rounds)} of 3")
-    _show_round(rounds[-1], photos_of(len(rounds)), f"{key}_game{len(rounds)}")
+    _show_round(rounds[-1], photos_of(len(rounds)), f"{key}_game{len(rounds)}", reason is None)
     for number in range(len(rounds) - 1, 0, -1):
         with st.expander(f"Game {number} of 3"):
-            _show_round(rounds[number - 1], photos_of(number), f"{key}_game{number}")
+            _show_round(rounds[number - 1], photos_of(number), f"{key}_game{number}", True)
 
 
 def _names(names) -> str:
@@ -61,12 +73,14 @@ def show_ranking(ranking: Ranking, total_label: str = "Total") -> None:
         st.info(escape_markdown(sentence), icon=":material/balance:")
 
 
-def _show_dynasty(result: GameResult) -> None:
+def _show_dynasty(result: GameResult, final: bool) -> None:
     dynasty = result.dynasty
     assert dynasty is not None
     played = dynasty.games_played
+    if played == 0:
+        return  # no game has all its kingdoms yet: nothing to add up
     st.subheader(f"Dynasty standings after game {played} of 3")
-    if played == 3:
+    if played == 3 and final:
         winners = dynasty.overall.winners
         if len(winners) == 1:
             st.success(
@@ -77,13 +91,23 @@ def _show_dynasty(result: GameResult) -> None:
     show_ranking(dynasty.overall, total_label="Total of the games")
 
 
-def _show_round(game: RoundResult, images: Mapping[str, np.ndarray | None], key: str) -> None:
-    winners = game.ranking.winners
-    if len(winners) == 1:
-        st.markdown(f"### :material/emoji_events: {escape_markdown(winners[0])} wins this game")
-    else:
-        st.markdown(f"### :material/emoji_events: {_names(winners)} share first place")
-    show_ranking(game.ranking)
+def _show_round(
+    game: RoundResult, images: Mapping[str, np.ndarray | None], key: str, final: bool
+) -> None:
+    """One game: the winner (only when ``final``), the ranking of the entered kingdoms, each
+    kingdom's breakdown and the points by terrain."""
+    if not game.scores:
+        st.caption("No kingdom of this game is entered yet.")
+        return
+    if game.ranking is not None:
+        winners = game.ranking.winners
+        if not final:
+            st.markdown("### Standing so far")
+        elif len(winners) == 1:
+            st.markdown(f"### :material/emoji_events: {escape_markdown(winners[0])} wins this game")
+        else:
+            st.markdown(f"### :material/emoji_events: {_names(winners)} share first place")
+        show_ranking(game.ranking)
     for warning in game.warnings:
         st.warning(escape_markdown(warning), icon=":material/extension:")
     tabs = st.tabs([escape_markdown(name) for name in game.scores])

@@ -36,8 +36,42 @@ def load_setup(setup: GameSetup) -> None:
         st.session_state[f"setup_name_{slot}"] = name
 
 
+def apply_size_switch() -> None:
+    """Switch the size a photo asked for (``ui.photo.request_size_switch``), before the size
+    widget is drawn: Streamlit refuses to change a widget's value once it is on the page."""
+    size = st.session_state.pop("switch_size_to", None)
+    if size is not None:
+        st.session_state["setup_size"] = DUEL if size == 7 else CLASSIC
+
+
+def _size_chosen_by_hand() -> None:
+    """From now on the size is the user's: photos no longer switch it."""
+    st.session_state["size_by_hand"] = True
+    st.session_state.pop("size_notice", None)
+
+
+def undo_size_switch() -> None:
+    st.session_state["setup_size"] = CLASSIC
+    _size_chosen_by_hand()
+
+
+def size_notice() -> None:
+    """After a photo switched the game to 7×7: say so, with the way back."""
+    notice = st.session_state.get("size_notice")
+    if not notice or st.session_state.get("setup_size") != DUEL:
+        return
+    with st.container(border=True, key="size_notice"):
+        st.info(
+            f"{notice}, so this game is now 7×7 Mighty Duel; every photo is read again at that "
+            "size (boards entered at 5×5 are kept for a switch back).",
+            icon=":material/aspect_ratio:",
+        )
+        st.button("Undo: back to 5×5", key="undo_size", on_click=undo_size_switch)
+
+
 def setup_form() -> GameSetup | None:
     """Draw the setup; the chosen setup, or None (with a message saying what to fix)."""
+    apply_size_switch()
     locked = bool(state.finished_rounds())
     if locked:
         st.caption("The Dynasty is under way: start a new game below to change players or rules.")
@@ -46,6 +80,7 @@ def setup_form() -> GameSetup | None:
         list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
         key="setup_count",
         disabled=locked,
+        required=True,
     )
     count = count or MIN_PLAYERS
     columns = st.columns(MAX_PLAYERS)
@@ -53,9 +88,19 @@ def setup_form() -> GameSetup | None:
         columns[slot].text_input(
             f"Player {slot + 1}", key=f"setup_name_{slot}", max_chars=30, disabled=locked
         )
+    duel_allowed = count == 2
+    if not duel_allowed and st.session_state.get("setup_size") == DUEL:
+        st.session_state["setup_size"] = CLASSIC  # before the widget: 7×7 is for two
     size = st.radio(
-        "Kingdom size", [CLASSIC, DUEL], key="setup_size", horizontal=True, disabled=locked
+        "Kingdom size",
+        [CLASSIC, DUEL],
+        key="setup_size",
+        horizontal=True,
+        disabled=locked or not duel_allowed,
+        on_change=_size_chosen_by_hand,
     )
+    if not duel_allowed:
+        st.caption(f"7×7 Mighty Duel is for two players; with {count}, the kingdoms are 5×5.")
     left, middle, right = st.columns(3)
     middle_kingdom = left.toggle(
         "Middle Kingdom",

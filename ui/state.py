@@ -3,7 +3,9 @@
 Kingdoms are kept per player *slot* (0–3, the order in setup) and per board size, not per name:
 renaming a player, switching the variant and back, or opening another page keeps every board.
 A board changes only by the user's own action (a tap, the text box, a photo of that player, a
-reset), and a photo that replaces a board keeps the old one for "undo".
+reset), and a photo that replaces a board keeps the old one for "undo". Each slot's latest photo
+is kept once, whatever the size; its reading is kept per size, so a photo is read again when the
+game's size changes.
 
 Streamlit forgets a widget's value when the widget is not drawn in a run (another page is
 shown); ``keep_widget_values`` re-stores those values at the top of every run to prevent that.
@@ -30,9 +32,18 @@ def keep_widget_values() -> None:
             st.session_state[key] = st.session_state[key]
 
 
+@dataclass(frozen=True)
+class SlotPhoto:
+    """A player's latest photo, decoded once; read again whenever the game's size changes."""
+
+    id: str  # new for every photo taken, uploaded or chosen
+    name: str  # the file name, or "camera photo"
+    image: np.ndarray | None  # BGR (about 1600 px); None if the file was not an image
+
+
 @dataclass
 class PhotoReading:
-    """What the app keeps of a photo it read for one player's kingdom."""
+    """What the app keeps of a photo it read for one player's kingdom (at one size)."""
 
     name: str  # the file name, or "camera photo"
     photo: np.ndarray | None  # BGR, decoded once (about 1600 px); None if it was not an image
@@ -43,6 +54,18 @@ class PhotoReading:
     error: str | None = None  # why the photo could not be read, in words for the user
     corners: list[tuple[float, float]] = field(default_factory=list)  # taps for the fallback
     last_tap: int | None = None  # time of the last corner tap taken, so none is taken twice
+    photo_id: str = ""  # the SlotPhoto it was read from
+    corrected: set[tuple[int, int]] = field(default_factory=set)  # changed by joint decoding
+
+    @property
+    def to_check(self) -> set[tuple[int, int]]:
+        """Cells to look at: those the reader was unsure of or that its decoding changed."""
+        return self.uncertain | self.corrected
+
+    def checked(self, cells) -> None:
+        """The user fixed or confirmed these cells: they are no longer flagged."""
+        self.uncertain.difference_update(cells)
+        self.corrected.difference_update(cells)
 
 
 def _key(what: str, slot: int, size: int) -> str:
@@ -59,8 +82,14 @@ def board(slot: int, size: int) -> Board:
         st.session_state[key] = blank_board(size)
     text = text_key(slot, size)
     if text not in st.session_state:
-        st.session_state[text] = st.session_state[key].to_text()
+        st.session_state[text] = board_text(st.session_state[key])
     return st.session_state[key]
+
+
+def board_text(shown: Board) -> str:
+    """What the text box shows for a board: nothing for an untouched one (so typing starts on an
+    empty box, with the placeholder showing the format), else its board text."""
+    return "" if shown == blank_board(shown.size) else shown.to_text()
 
 
 def set_board(slot: int, size: int, new_board: Board, update_text: bool = True) -> None:
@@ -71,7 +100,7 @@ def set_board(slot: int, size: int, new_board: Board, update_text: bool = True) 
     """
     st.session_state[_key("board", slot, size)] = new_board
     if update_text:
-        st.session_state[text_key(slot, size)] = new_board.to_text()
+        st.session_state[text_key(slot, size)] = board_text(new_board)
     st.session_state.pop(_key("board_error", slot, size), None)
 
 
@@ -81,6 +110,33 @@ def board_error(slot: int, size: int) -> str | None:
 
 def set_board_error(slot: int, size: int, message: str | None) -> None:
     st.session_state[_key("board_error", slot, size)] = message
+
+
+def photo(slot: int) -> SlotPhoto | None:
+    return st.session_state.get(f"photo_{slot}")
+
+
+def set_photo(slot: int, new_photo: SlotPhoto | None) -> None:
+    st.session_state[f"photo_{slot}"] = new_photo
+
+
+def needs_reading(slot: int, size: int) -> bool:
+    """Whether the slot's photo has not been read at this size yet (the size was switched)."""
+    current = photo(slot)
+    if current is None or current.image is None:
+        return False
+    found = reading(slot, size)
+    return found is None or found.photo_id != current.id
+
+
+def to_check(setup: GameSetup) -> dict[str, set[tuple[int, int]]]:
+    """Player name → the cells of their current kingdom still flagged for a look."""
+    flagged = {}
+    for slot, name in enumerate(setup.players):
+        found = reading(slot, setup.size)
+        if found is not None and found.to_check:
+            flagged[name] = set(found.to_check)
+    return flagged
 
 
 def reading(slot: int, size: int) -> PhotoReading | None:
@@ -105,9 +161,13 @@ def forget_undo(slot: int, size: int) -> None:
 
 
 def clear_kingdom(slot: int, size: int) -> None:
-    """Start this player's kingdom afresh (their own explicit action: a reset or a new game)."""
+    """Start this player's kingdom afresh (their own explicit action: a reset or a new game).
+
+    The photo goes too: it would otherwise be read again at the other size.
+    """
     set_board(slot, size, blank_board(size))
     set_reading(slot, size, None)
+    set_photo(slot, None)
     forget_undo(slot, size)
 
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from games.editing import blank_board, paint
+from games.editing import blank_board, move_castle, paint
 from games.model import Game, GameError, GameSetup, game_from_dict, game_to_dict
-from scoring import BoardError, Terrain, parse_board
+from scoring import BoardError, Cell, Terrain, parse_board
 from scoring.score import Rules
 
 ANNA = parse_board("""
@@ -69,10 +69,23 @@ def test_blank_board_has_only_the_castle_in_the_middle():
     assert {cell.terrain for _, _, cell in board.iter_cells()} == {Terrain.CASTLE, Terrain.EMPTY}
 
 
-def test_paint_sets_a_cell_and_caps_crowns_at_what_the_terrain_has():
+def test_paint_sets_a_cell_and_refuses_crowns_the_terrain_cannot_carry():
     board = paint(blank_board(5), 0, 0, Terrain.MINE, 3)
     assert board[0, 0].token == "M3"
-    assert paint(board, 0, 0, Terrain.WHEAT, 3)[0, 0].token == "W1"
+    # Never silently W1: the brush must not offer it, and painting it says why.
+    with pytest.raises(BoardError, match="wheat carries at most 1 crown"):
+        paint(board, 0, 0, Terrain.WHEAT, 3)
+
+
+def test_moving_the_castle_gives_its_old_cell_the_brush():
+    board = paint(blank_board(5), 0, 0, Terrain.FOREST, 1)
+    moved = move_castle(board, 0, 1, Cell(Terrain.LAKE, 1))
+    assert moved.castle == (0, 1)
+    assert moved[2, 2].token == "L1"
+    assert moved[0, 0].token == "F1"
+    assert move_castle(board, 2, 2, Cell(Terrain.LAKE)) == board  # put back where it was
+    with pytest.raises(BoardError):
+        move_castle(board, 0, 1, Cell(Terrain.CASTLE))
 
 
 def test_painting_the_castle_moves_it_and_painting_over_it_is_refused():

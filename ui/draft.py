@@ -1,0 +1,221 @@
+"""The game in progress survives a reload: the page's session state as a draft (``games.drafts``).
+
+The draft's id is in the URL (``?draft=...``). At the top of the score page ``restore`` fills an
+empty session from the draft named there; at the end of every run ``save`` writes what changed.
+Photos are stored as JPEG once each (keyed by their content); the rest is plain JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import streamlit as st
+
+from games.drafts import DraftStore, is_draft_id, new_draft_id
+from games.editing import blank_board
+from scoring import Terrain, parse_board
+from ui import state
+
+DRAFT_PARAM = "draft"
+# Widget values that are plain JSON (names, toggles, choices, board text).
+_WIDGET_PREFIXES = ("setup_", "source_", "text_", "brush_crowns_")
+_FLAGS = ("size_by_hand", "size_notice", "saved_code")
+_SIZES = (5, 7)
+_SLOTS = range(4)
+
+
+def restore() -> None:
+    """Once per browser session: take the draft named in the URL, or start a new one."""
+    if "draft_id" in st.session_state:
+        if st.query_params.get(DRAFT_PARAM) != st.session_state["draft_id"]:
+            st.query_params[DRAFT_PARAM] = st.session_state["draft_id"]  # after another page
+        return
+    wanted = st.query_params.get(DRAFT_PARAM)
+    draft_id = wanted if is_draft_id(wanted) else new_draft_id()
+    st.session_state["draft_id"] = draft_id
+    st.query_params[DRAFT_PARAM] = draft_id
+    found = DraftStore().load(draft_id) if wanted == draft_id else None
+    if found is not None:
+        try:
+            _apply(*found)
+        except (KeyError, TypeError, ValueError):
+            st.warning(
+                "The game in progress could not be restored from its draft; start it again "
+                "(saved games are still in History)."
+            )
+        st.session_state["draft_saved"] = _snapshot()[0]
+        st.session_state["draft_written"] = True
+
+
+def _worth_keeping(snapshot: dict) -> bool:
+    """Whether a new page holds anything of the user's yet (an untouched page writes nothing)."""
+    from ui.setup import DEFAULTS
+
+    changed_setup = any(
+        snapshot["widgets"].get(key, value) != value for key, value in DEFAULTS.items()
+    )
+    entered = any(
+        parse_board(text) != blank_board(parse_board(text).size)
+        for text in snapshot["boards"].values()
+    )
+    return bool(changed_setup or entered or snapshot["readings"] or snapshot["finished_rounds"])
+
+
+def save() -> None:
+    """Write the draft if anything changed since the last run."""
+    draft_id = st.session_state.get("draft_id")
+    if draft_id is None:
+        return
+    snapshot, arrays = _snapshot()
+    if snapshot == st.session_state.get("draft_saved"):
+        return
+    if not st.session_state.get("draft_written") and not _worth_keeping(snapshot):
+        return
+    store = DraftStore()
+    stored = store.stored_images(draft_id)
+    from vision.annotate import jpeg_bytes
+
+    new = {key: jpeg_bytes(image, quality=90) for key, image in arrays.items() if key not in stored}
+    store.save(draft_id, snapshot, new)
+    st.session_state["draft_saved"] = snapshot
+    st.session_state["draft_written"] = True
+
+
+def _image_key(image: np.ndarray | None, arrays: dict[str, np.ndarray]) -> str | None:
+    """A key for an image, from its content, computed once per array object."""
+    if image is None:
+        return None
+    cache = st.session_state.setdefault("draft_image_keys", {})
+    known = cache.get(id(image))
+    if known is None or known[1] is not image:
+        digest = hashlib.blake2b(np.ascontiguousarray(image).tobytes(), digest_size=12)
+        known = (digest.hexdigest(), image)
+        cache[id(image)] = known
+    arrays[known[0]] = image
+    return known[0]
+
+
+def _snapshot() -> tuple[dict, dict[str, np.ndarray]]:
+    """The session as JSON-ready data, and the images it refers to by key."""
+    session = st.session_state
+    arrays: dict[str, np.ndarray] = {}
+    widgets = {
+        key: session[key]
+        for key in session
+        if isinstance(key, str)
+        and key.startswith(_WIDGET_PREFIXES)
+        and isinstance(session[key], str | int | bool)
+    }
+    for slot in _SLOTS:
+        terrain = session.get(f"brush_terrain_{slot}")
+        if terrain is not None:
+            widgets[f"brush_terrain_{slot}"] = Terrain(terrain).value
+    boards, undo, readings, photos = {}, {}, {}, {}
+    for size in _SIZES:
+        for slot in _SLOTS:
+            where = f"{size}_{slot}"
+            if f"board_{where}" in session:
+                boards[where] = session[f"board_{where}"].to_text()
+            if session.get(f"undo_{where}") is not None:
+                undo[where] = session[f"undo_{where}"].to_text()
+            found = session.get(f"reading_{where}")
+            if found is not None:
+                readings[where] = {
+                    "name": found.name,
+                    "photo_id": found.photo_id,
+                    "photo": _image_key(found.photo, arrays),
+                    "straightened": _image_key(found.straightened, arrays),
+                    "overlay": _image_key(found.overlay, arrays),
+                    "uncertain": sorted(found.uncertain),
+                    "corrected": sorted(found.corrected),
+                    "warnings": list(found.warnings),
+                    "error": found.error,
+                    "corners": [list(point) for point in found.corners],
+                }
+    for slot in _SLOTS:
+        current = state.photo(slot)
+        if current is not None:
+            photos[slot] = {
+                "id": current.id,
+                "name": current.name,
+                "image": _image_key(current.image, arrays),
+            }
+    snapshot = {
+        "widgets": widgets,
+        "flags": {key: session[key] for key in _FLAGS if session.get(key) is not None},
+        "boards": boards,
+        "undo": undo,
+        "readings": readings,
+        "photos": photos,
+        "finished_rounds": [[b.to_text() for b in r] for r in state.finished_rounds()],
+        "finished_photos": [
+            {name: _image_key(image, arrays) for name, image in by_player.items()}
+            for by_player in state.finished_photos()
+        ],
+    }
+    snapshot["images"] = sorted(arrays)
+    return snapshot, arrays
+
+
+def _apply(snapshot: dict, images: dict[str, bytes]) -> None:
+    """Put a draft back into an empty session (before any widget is drawn)."""
+    from vision.load_image import load_image
+
+    decoded: dict[str, np.ndarray] = {}
+
+    def image(key: str | None) -> np.ndarray | None:
+        if key is None or key not in images:
+            return None
+        if key not in decoded:
+            decoded[key] = load_image(images[key], long_side=None)
+            # Known under its stored key: decoding a JPEG does not give the same pixels back.
+            cache = st.session_state.setdefault("draft_image_keys", {})
+            cache[id(decoded[key])] = (key, decoded[key])
+        return decoded[key]
+
+    session = st.session_state
+    for key, value in snapshot["widgets"].items():
+        if key.startswith("brush_terrain_"):
+            session[key] = Terrain(value)
+        elif key.startswith(_WIDGET_PREFIXES):
+            session[key] = value
+    for key, value in snapshot["flags"].items():
+        if key in _FLAGS:
+            session[key] = value
+    for where, text in snapshot["boards"].items():
+        session[f"board_{_where(where)}"] = parse_board(text)
+    for where, text in snapshot["undo"].items():
+        session[f"undo_{_where(where)}"] = parse_board(text)
+    for where, found in snapshot["readings"].items():
+        session[f"reading_{_where(where)}"] = state.PhotoReading(
+            name=str(found["name"]),
+            photo=image(found["photo"]),
+            straightened=image(found["straightened"]),
+            overlay=image(found["overlay"]),
+            uncertain={(int(r), int(c)) for r, c in found["uncertain"]},
+            corrected={(int(r), int(c)) for r, c in found["corrected"]},
+            warnings=tuple(str(w) for w in found["warnings"]),
+            error=found["error"],
+            corners=[(float(x), float(y)) for x, y in found["corners"]],
+            photo_id=str(found["photo_id"]),
+        )
+    for slot, found in snapshot["photos"].items():
+        state.set_photo(
+            int(slot), state.SlotPhoto(str(found["id"]), str(found["name"]), image(found["image"]))
+        )
+    state.finished_rounds()[:] = [
+        tuple(parse_board(text) for text in boards) for boards in snapshot["finished_rounds"]
+    ]
+    state.finished_photos()[:] = [
+        {name: image(key) for name, key in by_player.items() if image(key) is not None}
+        for by_player in snapshot["finished_photos"]
+    ]
+
+
+def _where(text: str) -> str:
+    """A ``"<size>_<slot>"`` key from a draft, checked before it becomes a session key."""
+    size, slot = (int(part) for part in text.split("_"))
+    if size not in _SIZES or slot not in _SLOTS:
+        raise ValueError(f"not a kingdom of the draft: {text}")
+    return f"{size}_{slot}"
