@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.find_board import BoardLocation
+from vision.find import BoardLocation
 
 DEFAULT_PX_PER_CELL = 100
 

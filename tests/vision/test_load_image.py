@@ -39,6 +39,7 @@ def test_common_formats_decode_to_bgr(fmt):
 
 def test_heic_decodes():
     pillow_heif = pytest.importorskip("pillow_heif")
+    pillow_heif.register_heif_opener()  # to encode the test file; load_image registers it itself
     try:
         data = _encoded(_gradient(), "HEIF")
     except Exception as err:  # pillow-heif built without an encoder: decoding is what we ship

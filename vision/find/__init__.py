@@ -1,1 +1,31 @@
-"""Finding kingdoms in a photo, one module per stage (``vision.find_board`` runs them)."""
+"""Finding kingdoms in a photo, one module per stage.
+
+| stage | module |
+|---|---|
+| where a kingdom is (corners, size, homography) | ``vision.find.location`` |
+| table model: what is table, what lies on it | ``vision.find.table`` |
+| candidate regions: blobs of tiles and outlines | ``vision.find.regions`` |
+| lattice fit and refinement | ``vision.find.lattice`` |
+| kingdom decision: real tiles, complete or cut off | ``vision.find.decision`` |
+| the stages in order | ``vision.find.search`` (``find_board``) |
+"""
+
+from vision.find.location import (
+    SIZES,
+    BoardLocation,
+    NoBoardFound,
+    centre_on_castle,
+    location_from_corners,
+    shift_frame,
+)
+from vision.find.search import find_board
+
+__all__ = [
+    "SIZES",
+    "BoardLocation",
+    "NoBoardFound",
+    "centre_on_castle",
+    "find_board",
+    "location_from_corners",
+    "shift_frame",
+]

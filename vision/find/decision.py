@@ -17,13 +17,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.find.lattice import gradient_images, opponent_colour
+
 PX = 32  # pixels per cell of the straightened view the check looks at
 EDGE_TOLERANCE = 0.2  # of a cell: how far a tapped or fitted line may be from the real edge
 # Measured (``python -m lab.evaluate_tables`` prints them for scenes and negatives):
 MIN_EDGE_SHARE = 0.6  # inner segments with an edge: kingdoms 0.88-1; blank 0, noise ~0.1
-MIN_EDGE_GRADIENT = 6.0  # mean |Lab gradient| along an edge segment, per pixel
-# Std of the cells' mean Lab colours (summed over L, a, b): aau boards and synthetic kingdoms
-# 70-200, tables (wood grain, mats, cloth, with pieces) 0-18, a one-colour image 0.
+MIN_EDGE_GRADIENT = 6.0  # mean |colour gradient| along an edge segment, per pixel
+# Std of the cells' mean colours (summed over opponent channels): aau boards, synthetic kingdoms
+# 60-200, tables (wood grain, mats, cloth, with pieces) 0-16, a one-colour image 0.
 MIN_CELL_SPREAD = 30.0
 
 
@@ -47,12 +49,8 @@ def lattice_evidence(view: np.ndarray, size: int) -> tuple[float, float]:
     straightened to ``size`` cells of PX pixels."""
     if view.shape[:2] != (size * PX, size * PX):
         raise ValueError(f"view must be {size * PX}×{size * PX}, got {view.shape[:2]}")
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
-    gx = np.zeros(view.shape[:2], np.float32)
-    gy = np.zeros(view.shape[:2], np.float32)
-    for channel in cv2.split(lab):
-        gx += np.abs(cv2.Sobel(channel, cv2.CV_32F, 1, 0, ksize=3))
-        gy += np.abs(cv2.Sobel(channel, cv2.CV_32F, 0, 1, ksize=3))
+    gx, gy = gradient_images(view)
+    colour = opponent_colour(view)
     reach = int(round(EDGE_TOLERANCE * PX))
     window = int(round(0.45 * PX))  # the edge must stand out within this window
     trim = int(round(0.2 * PX))  # a segment's ends, where four tiles meet, are left out
@@ -70,7 +68,7 @@ def lattice_evidence(view: np.ndarray, size: int) -> tuple[float, float]:
                 peak = float(near.max())
                 if peak >= MIN_EDGE_GRADIENT and peak >= 1.6 * float(np.median(strip)) + 1e-6:
                     hits += 1
-    inner = lab.reshape(size, PX, size, PX, 3)[:, PX // 5 : -PX // 5, :, PX // 5 : -PX // 5]
+    inner = colour.reshape(size, PX, size, PX, 3)[:, PX // 5 : -PX // 5, :, PX // 5 : -PX // 5]
     means = inner.mean(axis=(1, 3)).reshape(-1, 3)
     spread = float(means.std(axis=0).sum())
     return hits / max(total, 1), spread

@@ -1,0 +1,94 @@
+"""How long ``kingdomino score --json PHOTO`` takes, as a ratio to merely decoding the photo.
+
+    python -m lab.benchmark_photo                      # game1.jpg upscaled to 12 MP
+    python -m lab.benchmark_photo --photo my.jpg --pairs 9
+    python -m lab.benchmark_photo --kingdoms all --photo table.jpg
+
+The machine is shared and noisy, so both commands run as fresh processes in alternating pairs:
+(a) ``python -c "import numpy, cv2; cv2.imread(PHOTO)"`` (import and decode, nothing else) and
+(b) ``python -m kingdomino score --json PHOTO``. Prints the median wall time of each, the median
+of the per-pair ratios b/a (target ≤ 2.0 for one kingdom, ≤ 3.0 with ``--kingdoms all``) and
+the peak resident memory of (b) (target ≤ 600 MB for a 12 MP photo).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from lab.data import shared_dir
+
+DECODE_ONLY = "import sys, numpy, cv2; assert cv2.imread(sys.argv[1]) is not None"
+
+
+def phone_photo(out: Path, source: Path | None = None) -> Path:
+    """A 3024×4032 (12 MP) JPEG made from ``source`` (default: the shared game1.jpg)."""
+    source = source or shared_dir() / "datasets" / "photos" / "game1.jpg"
+    image = cv2.imread(str(source))
+    if image is None:
+        raise SystemExit(f"cannot read {source}")
+    portrait = image.shape[0] >= image.shape[1]
+    size = (3024, 4032) if portrait else (4032, 3024)
+    image = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
+    cv2.imwrite(str(out), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return out
+
+
+def timed_run(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak resident MB) of one fresh process; exits on failure."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    error = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({process.returncode}): {error.strip()}")
+    return elapsed, usage.ru_maxrss / 1024  # Linux reports kB
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--photo", type=Path, help="a JPEG (default: game1.jpg made 12 MP)")
+    parser.add_argument("--pairs", type=int, default=7, help="alternating pairs (at least 5)")
+    parser.add_argument("--kingdoms", choices=("one", "all"), default="one")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        photo = args.photo or phone_photo(Path(tmp) / "phone.jpg")
+        height, width = cv2.imread(str(photo)).shape[:2]
+        score = [sys.executable, "-m", "kingdomino", "score", "--json", str(photo)]
+        if args.kingdoms == "all":
+            score += ["--kingdoms", "all"]
+        decode = [sys.executable, "-c", DECODE_ONLY, str(photo)]
+        timed_run(score)  # warm the file cache and compiled bytecode once
+        decode_s, score_s, ratios, peaks = [], [], [], []
+        for _ in range(max(5, args.pairs)):
+            a, _ = timed_run(decode)
+            b, peak = timed_run(score)
+            decode_s.append(a)
+            score_s.append(b)
+            ratios.append(b / a)
+            peaks.append(peak)
+    print(f"photo: {photo.name if args.photo else 'game1.jpg at 12 MP'} ({width}×{height})")
+    print(f"{'what':<44}{'median':>10}")
+    print(f"{'import numpy+cv2 and decode (s)':<44}{np.median(decode_s):>10.3f}")
+    print(f"{'kingdomino score --json, ' + args.kingdoms + ' (s)':<44}{np.median(score_s):>10.3f}")
+    target = 2.0 if args.kingdoms == "one" else 3.0
+    print(
+        f"{'ratio, median of ' + str(len(ratios)) + ' pairs':<44}{np.median(ratios):>10.2f}"
+        f"   (target ≤ {target})"
+    )
+    print(f"{'peak memory of score (MB)':<44}{max(peaks):>10.0f}   (target ≤ 600)")
+    print(f"load average: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

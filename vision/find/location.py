@@ -1,0 +1,152 @@
+"""Where a kingdom is: ``BoardLocation`` (corners, size, homography) and moving its frame.
+
+Board orientation: row 0 is the side nearest the top of the photo, so cell labels are "as seen".
+The homography maps photo pixels to board units (one unit = one cell, origin at the frame's
+top-left corner).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.load_image import ImageError
+
+SIZES = (5, 7)
+
+
+class NoBoardFound(ImageError):
+    """No kingdom in the photo; the message says what was seen and what to try.
+
+    An ``ImageError`` (so a ``ValueError``): for a caller, a photo without a kingdom is an image
+    it cannot read, and one ``except ImageError`` handles both.
+    """
+
+
+@dataclass(frozen=True)
+class BoardLocation:
+    """Where the N×N frame of the kingdom is in the photo.
+
+    ``corners`` is (4, 2) float, photo pixels (x, y), in the order top-left, top-right,
+    bottom-right, bottom-left of the board as seen in the photo. ``homography`` (3, 3) maps photo
+    pixels to board units (cells). ``straightened`` is True when the image was already the board.
+    ``image_shape`` is (height, width) of the image the corners refer to. ``tile_span``: see
+    ``centre_on_castle``.
+    """
+
+    corners: np.ndarray
+    size: int
+    homography: np.ndarray
+    warnings: tuple[str, ...] = ()
+    straightened: bool = False
+    image_shape: tuple[int, int] = field(default=(0, 0))
+    # Rows [r0, r1) and columns [c0, c1) of the frame that hold tiles, when the finder saw them;
+    # None when the frame came from the caller's corners or is the whole (straightened) image.
+    tile_span: tuple[int, int, int, int] | None = None
+
+    def __post_init__(self) -> None:
+        corners = np.array(self.corners, dtype=np.float64).reshape(4, 2)
+        homography = np.array(self.homography, dtype=np.float64)
+        if homography.shape != (3, 3):
+            raise ValueError(f"homography must be 3×3, got {homography.shape}")
+        if self.size not in SIZES:
+            raise ValueError(f"size must be 5 or 7, got {self.size}")
+        corners.flags.writeable = False
+        homography.flags.writeable = False
+        object.__setattr__(self, "corners", corners)
+        object.__setattr__(self, "homography", homography)
+        object.__setattr__(self, "warnings", tuple(self.warnings))
+
+
+def location_from_corners(
+    corners: np.ndarray, size: int, warnings: tuple[str, ...] = (), **extra
+) -> BoardLocation:
+    """The location for a frame with these photo corners (TL, TR, BR, BL) and size."""
+    corners = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    board = np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float64)
+    homography = cv2.getPerspectiveTransform(corners.astype(np.float32), board.astype(np.float32))
+    return BoardLocation(corners, size, homography, warnings, **extra)
+
+
+def shift_frame(location: BoardLocation, down: int, right: int) -> BoardLocation:
+    """The same lattice with the N×N frame moved ``down`` rows and ``right`` columns."""
+    n = location.size
+    board = np.array(
+        [[right, down], [right + n, down], [right + n, down + n], [right, down + n]], float
+    )
+    to_photo = np.linalg.inv(location.homography)
+    corners = cv2.perspectiveTransform(board.reshape(-1, 1, 2), to_photo).reshape(4, 2)
+    span = location.tile_span
+    if span is not None:
+        span = (span[0] - down, span[1] - down, span[2] - right, span[3] - right)
+    return location_from_corners(
+        corners,
+        n,
+        location.warnings,
+        straightened=location.straightened,
+        image_shape=location.image_shape,
+        tile_span=span,
+    )
+
+
+def centre_on_castle(location: BoardLocation, castle: tuple[int, int]) -> BoardLocation:
+    """The frame moved so the castle (row, col) is in its centre, if the tiles still fit in it.
+
+    When the tiles span fewer than N cells in a direction, where the N×N frame goes is a choice;
+    the finder centres it on the tiles. Once the castle is read, this puts it in the middle where
+    the tiles allow (any frame holding every tile is a valid kingdom, and the Middle Kingdom bonus
+    asks for one with the castle in the centre). Unchanged when unknown or impossible.
+    """
+    span = location.tile_span
+    if span is None:
+        return location
+    centre = location.size // 2
+    down, right = castle[0] - centre, castle[1] - centre  # move the frame by this much
+    row0, row1, col0, col1 = span
+    fits = row0 - down >= 0 and row1 - down <= location.size
+    fits = fits and col0 - right >= 0 and col1 - right <= location.size
+    if (down, right) == (0, 0) or not fits:
+        return location
+    return shift_frame(location, down, right)
+
+
+def check_image(image: np.ndarray) -> None:
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+        raise TypeError("image must be a uint8 numpy array (BGR)")
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"image must be H×W×3 BGR, got shape {image.shape}")
+    if min(image.shape[:2]) < 32:
+        raise NoBoardFound(
+            f"no kingdom found: the image is too small ({image.shape[1]}×{image.shape[0]}"
+            " pixels); take a photo of the whole kingdom from above"
+        )
+
+
+def is_quad(corners: np.ndarray) -> bool:
+    """Four finite corners enclosing a convex area of at least 16×16 pixels."""
+    if not np.isfinite(corners).all():
+        return False
+    quad = corners.astype(np.float32).reshape(4, 1, 2)
+    return bool(cv2.contourArea(quad) >= 256 and cv2.isContourConvex(quad))
+
+
+def order_corners(corners: np.ndarray) -> np.ndarray:
+    """Order four points TL, TR, BR, BL as seen in the photo (clockwise, TL nearest the top-left).
+
+    Of the four clockwise starts, TL is the corner whose top edge (TL→TR) is the most horizontal
+    and on top, i.e. the board's "up" is the photo's up as far as it can be.
+    """
+    centre = corners.mean(axis=0)
+    angles = np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0])
+    clockwise = corners[np.argsort(angles)]  # image y points down, so increasing angle = clockwise
+    best, best_score = clockwise, -np.inf
+    for shift in range(4):
+        candidate = np.roll(clockwise, -shift, axis=0)
+        top_mid = (candidate[0] + candidate[1]) / 2
+        up = centre - top_mid
+        score = up[1] / (np.linalg.norm(up) + 1e-9)  # 1 when the top edge is straight above
+        if score > best_score:
+            best, best_score = candidate, score
+    return best

@@ -1,0 +1,114 @@
+"""Candidate regions: the outline of a blob of tiles as a few candidate quadrilaterals.
+
+The blob's convex hull simplified to four corners (right for complete kingdoms under any
+perspective), its minimum-area rectangle (right for ragged outlines, whose hull cuts corners),
+each side re-fitted to the outline points along it, and the straightest run of outline along each
+side (RANSAC; right for ragged kingdoms at a slant). The lattice decides between them.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.find.location import order_corners
+
+
+def initial_quads(mask: np.ndarray) -> list[np.ndarray]:
+    """Candidate corners (TL, TR, BR, BL) around the kingdom blob, sides fitted to its outline.
+
+    Two candidates: the convex hull simplified to four corners (right for complete kingdoms,
+    whatever the perspective) and the minimum-area rectangle (right for ragged outlines, whose
+    hull cuts corners diagonally). The lattice decides between them.
+    """
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea).reshape(-1, 2).astype(np.float32)
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    candidates = [cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)]
+    for fraction in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, fraction * perimeter, True)
+        if len(approx) == 4:
+            candidates.append(approx.reshape(4, 2).astype(np.float64))
+            break
+        if len(approx) < 4:
+            break
+    quads = []
+    for quad in candidates:
+        quad = order_corners(quad)
+        for tolerance in (0.03, 0.015, 0.008):
+            quad = _refit_sides(quad, contour, tolerance=tolerance * perimeter)
+        quads.append(order_corners(quad))
+    straightest = _straightest_sides(quads[0], contour)
+    if straightest is not None:
+        quads.append(straightest)
+    return quads
+
+
+def _straightest_sides(quad: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
+    """A third candidate for ragged kingdoms seen at a slant: along each side of ``quad``, the
+    straight line that most outline points follow (RANSAC), which is a row of tile edges even
+    when that row is short or set back; the lattice fit adds any row outside it later."""
+    rng = np.random.default_rng(0)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        length = np.linalg.norm(b - a)
+        direction = (b - a) / (length + 1e-9)
+        normal = np.array([-direction[1], direction[0]])
+        depth = (contour - a) @ normal  # >0 towards the inside for a clockwise quad
+        near = contour[np.abs(depth) < 0.3 * length]
+        if len(near) < 20:
+            return None
+        best_inliers, best_count = None, 0
+        for _ in range(150):
+            p, q = near[rng.choice(len(near), 2, replace=False)]
+            chord = q - p
+            if np.linalg.norm(chord) < 0.1 * length:
+                continue
+            chord /= np.linalg.norm(chord)
+            if abs(chord @ direction) < np.cos(np.radians(25)):
+                continue
+            across = np.abs((near - p) @ np.array([-chord[1], chord[0]]))
+            inliers = across < 1.5
+            if inliers.sum() > best_count:
+                best_inliers, best_count = inliers, int(inliers.sum())
+        if best_inliers is None or best_count < 0.1 * length:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(near[best_inliers], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    corners = [_intersect(*lines[i - 1], *lines[i], fallback=quad[i]) for i in range(4)]
+    return order_corners(np.array(corners))
+
+
+def _refit_sides(quad: np.ndarray, contour: np.ndarray, tolerance: float) -> np.ndarray:
+    """Re-fit each side of ``quad`` as a line through the outline points lying along it."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        direction = (b - a) / (np.linalg.norm(b - a) + 1e-9)
+        normal = np.array([-direction[1], direction[0]])
+        rel = contour - a
+        along = rel @ direction
+        across = np.abs(rel @ normal)
+        length = np.linalg.norm(b - a)
+        near = (across < tolerance) & (along > 0.05 * length) & (along < 0.95 * length)
+        points = contour[near]
+        if len(points) >= 10:
+            vx, vy, x0, y0 = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            lines.append((np.array([x0, y0]), np.array([vx, vy])))
+        else:
+            lines.append((a, direction))
+    corners = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        corners.append(_intersect(p1, d1, p2, d2, fallback=quad[i]))
+    return np.array(corners)
+
+
+def _intersect(p1, d1, p2, d2, fallback):
+    matrix = np.array([d1, -d2]).T
+    if abs(np.linalg.det(matrix)) < 1e-6:
+        return fallback
+    t = np.linalg.solve(matrix, p2 - p1)
+    return p1 + t[0] * d1
