@@ -20,7 +20,7 @@ import numpy as np
 
 from scoring.board import SIZES, Board
 from vision.cells import CellReadings, read_board_image
-from vision.find_board import BoardLocation, centre_on_castle, find_board
+from vision.find import BoardLocation, centre_on_castle, find_board
 from vision.load_image import ImageError, load_image
 from vision.rectify import straighten
 
