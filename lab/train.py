@@ -108,19 +108,19 @@ def sample_epoch(
                     if repeat >= board_repeats and not rare:
                         continue
                     box = (c * CROP, r * CROP, CROP, CROP)
-                    crop = jittered_cell(scaled, box, rng)
-                    images.append(phone_effects(crop, rng, light_shifts))
+                    cell = jittered_cell(scaled, box, rng)
+                    images.append(phone_effects(cell, rng, light_shifts))
                     terrains.append(board.terrain[r, c])
                     crowns.append(board.crowns[r, c])
     for crop, scaled in zip(data.crops, data.scaled_crops, strict=True):
-        crop = jittered_cell(scaled, (0, 0, CROP, CROP), rng)
-        images.append(phone_effects(crop, rng, light_shifts))
+        cell = jittered_cell(scaled, (0, 0, CROP, CROP), rng)
+        images.append(phone_effects(cell, rng, light_shifts))
         terrains.append(crop.terrain)
         crowns.append(crop.crowns)
     for _ in range(n_empty):
         table = _table_with_neighbour_edge(rng, data.scaled_crops)
-        crop = jittered_cell(table, (0, 0, CROP, CROP), rng)
-        images.append(phone_effects(crop, rng, light_shifts))
+        cell = jittered_cell(table, (0, 0, CROP, CROP), rng)
+        images.append(phone_effects(cell, rng, light_shifts))
         terrains.append(EMPTY)
         crowns.append(0)
     crowns = np.array(crowns)
