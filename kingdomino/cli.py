@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,6 +39,7 @@ EXIT_BAD_INPUT = 2
 # A board file is a few hundred bytes; anything this big is not one (images are not limited).
 MAX_BOARD_BYTES = 1_000_000
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif"}
+NOT_REGULAR = "not a regular file (a pipe, device or socket); give a file, or - for standard input"
 _IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"II*\x00", b"MM\x00*", b"GIF8")
 
 
@@ -63,6 +66,8 @@ def load_input(path: str, **image_options: Any) -> LoadedInput:
             raise InputError(f"{name}: no such file")
         if file.is_dir():
             raise InputError(f"{name}: is a directory, not a board file")
+        if not file.is_file():  # opening a FIFO would wait forever for a writer
+            raise InputError(f"{name}: {NOT_REGULAR}")
         if file.suffix.lower() in IMAGE_SUFFIXES or _starts_like_image(file):
             return _read_image(name, path, **image_options)
         try:
@@ -126,8 +131,7 @@ def _read_image(name: str, source: str | bytes, **image_options: Any) -> LoadedI
         options = {key: value for key, value in image_options.items() if value is not None}
         reading = reader(source, **options)
     except Exception as err:  # the vision code's own errors; the CLI must never show a traceback
-        message = " ".join(str(err).split()) or type(err).__name__
-        raise InputError(f"{name}: cannot read the image ({message})") from None
+        raise InputError(f"{name}: cannot read the image ({_vision_message(err)})") from None
     return LoadedInput(reading.board, reading)
 
 
@@ -274,8 +278,10 @@ def _cmd_read(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for path in args.images:
         try:
-            if not Path(path).is_file():
+            if not Path(path).exists():
                 raise InputError(f"{path}: no such file")
+            if not Path(path).is_file():
+                raise InputError(f"{path}: {NOT_REGULAR}")
             reading = _read_image_with_size(path, args.size, args.corners)
         except InputError as err:
             _error(str(err))
@@ -311,8 +317,7 @@ def _read_image_with_size(path: str, size: int | None, corners: Any = None) -> A
     try:
         return read_image(path, size=size, corners=corners)
     except Exception as err:  # vision's own errors; the CLI must never show a traceback
-        message = " ".join(str(err).split()) or type(err).__name__
-        raise InputError(f"{path}: cannot read the image ({message})") from None
+        raise InputError(f"{path}: cannot read the image ({_vision_message(err)})") from None
 
 
 # ---- entry point ---------------------------------------------------------------------------
@@ -374,6 +379,12 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _vision_message(err: Exception) -> str:
+    """vision's message on one line, its advice to tap corners (in the app) as the option here."""
+    message = " ".join(str(err).split()) or type(err).__name__
+    return re.sub(r"\btap\b", "use --corners to give", message)
+
+
 def _corners(text: str) -> list[tuple[float, float]]:
     """``--corners x1,y1,...,x4,y4``: four (x, y) points in photo pixels."""
     try:
@@ -383,6 +394,10 @@ def _corners(text: str) -> list[tuple[float, float]]:
     if len(numbers) != 8:
         raise argparse.ArgumentTypeError(
             f"'{text}': give 8 numbers, x,y of the four corners, e.g. 10,20,900,25,890,910,15,905"
+        )
+    if not all(math.isfinite(number) for number in numbers):
+        raise argparse.ArgumentTypeError(
+            f"'{text}': the corners must be finite numbers of pixels (no nan or inf)"
         )
     return [(numbers[i], numbers[i + 1]) for i in range(0, 8, 2)]
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from scoring.board import SIZES, Board
 from vision.cells import CellReadings, read_board_image
+from vision.corners import check_corners
 from vision.find import BoardLocation, centre_on_castle, find_board
 from vision.load_image import ImageError, load_image
 from vision.rectify import straighten
@@ -95,7 +96,7 @@ def locate(
     no search is made.
     """
     if corners is not None:
-        return find_board(image, size, np.asarray(corners, dtype=np.float64))
+        return find_board(image, size, check_corners(corners, image.shape))
     # Searches a raw photo for the kingdom; an already straightened board (the kingdom fills the
     # image, as in aau-boards) is recognised and comes back with the image's own corners.
     # Raises ``NoBoardFound`` (a ValueError) with a "no kingdom found: ..." message.
