@@ -403,6 +403,317 @@ def _camera(rng, image: np.ndarray) -> np.ndarray:
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
 
 
+# --- harder scenes: real dominoes, any light, drift, cloths, holes, the 3D castle -----------
+
+CLOTHS = ("cloth_lake", "cloth_wheat", "cloth_grass")  # tablecloths the colour of a terrain
+_CLOTH_BGR = {
+    "cloth_lake": (165, 110, 45),
+    "cloth_wheat": (70, 190, 225),
+    "cloth_grass": (70, 165, 95),
+}
+
+
+def make_hard_scene(seed: int, photo_long_side: int = 1600) -> Scene:
+    """A scene built to fail a reader that only knows clean photos, fully determined by ``seed``.
+
+    A kingdom of distinct real dominoes (so its truth is one the real set can build), some
+    outer dominoes missing (holes showing the table), dominoes drifting off the lattice (gaps,
+    small turns, rows not straight), a 3D castle figure on the start tile leaning into the cell
+    above with its shadow, on any table including lake-blue, wheat-yellow and grass-green
+    patterned cloths; warm or cold light (2,700–6,500 K), glare, and sometimes the softness of
+    a video frame. Perspective up to ~35° as in ``make_scene``.
+    """
+    from lab.augment import light_gains
+
+    rng = np.random.default_rng(seed)
+    size = 7 if rng.random() < 0.4 else 5
+    cells, labels, partner = _real_kingdom_cells(rng, size)
+    holes = _hole_dominoes(rng, labels, partner, size)
+    for r, c in holes:
+        labels[r][c] = "."
+    short = int(photo_long_side * rng.choice([0.75, 0.5625]))
+    height, width = (photo_long_side, short) if rng.random() < 0.6 else (short, photo_long_side)
+    background_kind = str(rng.choice(BACKGROUNDS + CLOTHS + CLOTHS))
+    if background_kind in CLOTHS:
+        photo = _patterned_cloth(rng, background_kind, height, width)
+    else:
+        photo = _background(rng, background_kind, height, width)
+    margin = SOURCE_PX
+    plane_side = size * SOURCE_PX + 2 * margin
+    tiles = np.zeros((plane_side, plane_side, 3), np.uint8)
+    alpha = np.zeros((plane_side, plane_side), np.float32)
+    _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha)
+    castle = next((r, c) for r in range(size) for c in range(size) if labels[r][c] == "C")
+    figure = _castle_figure(rng, castle, margin, tiles, alpha) if rng.random() < 0.7 else None
+
+    frame_plane = (
+        np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float64) * SOURCE_PX
+        + margin
+    )
+    kingdom_px = rng.uniform(0.5, 0.9) * min(height, width)
+    angle = rng.uniform(0, 2 * np.pi)
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    placed = (frame_plane - frame_plane.mean(axis=0)) / (size * SOURCE_PX) * kingdom_px
+    placed = placed @ rotation.T
+    tilt = rng.uniform(0, 0.16)
+    direction = rng.uniform(0, 2 * np.pi)
+    towards = np.array([np.cos(direction), np.sin(direction)])
+    placed = placed * (1 - tilt * (placed @ towards / (kingdom_px / 2)))[:, None]
+    placed += rng.normal(0, 0.01 * kingdom_px, placed.shape)
+    extent = placed.max(axis=0) - placed.min(axis=0)
+    shrink = min(1.0, 0.92 * min(width / extent[0], height / extent[1]))
+    placed, extent = placed * shrink, extent * shrink
+    free = np.array([width, height]) - extent
+    corners = placed - placed.min(axis=0) + rng.uniform(0.2, 0.8, 2) * np.maximum(free, 0)
+    to_photo = cv2.getPerspectiveTransform(
+        frame_plane.astype(np.float32), corners.astype(np.float32)
+    )
+    warped = cv2.warpPerspective(tiles, to_photo, (width, height), flags=cv2.INTER_AREA)
+    weight = cv2.warpPerspective(alpha, to_photo, (width, height), flags=cv2.INTER_LINEAR)
+    photo = photo * (1 - weight[..., None]) + warped * weight[..., None]
+    photo = _tile_shadow(rng, photo.astype(np.float32), weight)
+    if figure is not None:  # the figure's shadow falls on the tiles and table beside it
+        shadow = cv2.warpPerspective(figure, to_photo, (width, height), flags=cv2.INTER_LINEAR)
+        dx, dy = rng.integers(-25, 26, 2)
+        shadow = np.roll(shadow, (int(dy), int(dx)), axis=(0, 1))
+        shadow = cv2.GaussianBlur(shadow, (0, 0), 6) * (
+            1 - cv2.warpPerspective(figure, to_photo, (width, height), flags=cv2.INTER_LINEAR)
+        )
+        photo = photo * (1 - 0.45 * shadow[..., None])
+    _other_pieces(rng, photo, corners)
+    photo = _lighting(rng, photo)
+    kelvin = 1e6 / rng.uniform(1e6 / 6500, 1e6 / 2700)
+    photo = photo * light_gains(kelvin, rng.uniform(0.3, 1.0)).astype(np.float32)
+    if rng.random() < 0.3:
+        photo = _glare(rng, photo)
+    image = np.clip(photo, 0, 255).astype(np.uint8)
+    image = _video_frame(rng, image) if rng.random() < 0.3 else _camera(rng, image)
+    return Scene(
+        image, corners, size, tuple(tuple(r) for r in labels), "hard", background_kind, seed
+    )
+
+
+def hard_scenes(count: int, seed: int = 0, photo_long_side: int = 1600):
+    for i in range(count):
+        yield make_hard_scene(seed + i, photo_long_side)
+
+
+@lru_cache(maxsize=1)
+def _cells_by_token() -> dict[str, list[np.ndarray]]:
+    """Every aau cell image (SOURCE_PX square), grouped by its token."""
+    pool: dict[str, list[np.ndarray]] = {}
+    for image, tokens in _aau_boards():
+        for r in range(5):
+            for c in range(5):
+                crop = image[
+                    r * SOURCE_PX : (r + 1) * SOURCE_PX, c * SOURCE_PX : (c + 1) * SOURCE_PX
+                ]
+                pool.setdefault(tokens[r][c], []).append(crop)
+    return pool
+
+
+def random_real_kingdom(rng, size: int):
+    """Tokens of a kingdom of distinct real dominoes (castle near the middle, random tiling) and
+    each cell's domino partner: (labels[r][c], partner[(r, c)] = (r2, c2))."""
+    from scoring.tileset import dominoes
+
+    middle = size // 2
+    castle = (middle, middle) if size == 5 else (int(rng.integers(2, 5)), int(rng.integers(2, 5)))
+    if (castle[0] + castle[1]) % 2:  # a domino covers one cell of each checkerboard colour
+        castle = (middle, middle)
+    labels: list[list[str | None]] = [[None] * size for _ in range(size)]
+    labels[castle[0]][castle[1]] = "C"
+    partner: dict[tuple[int, int], tuple[int, int]] = {}
+    tiles = list(dominoes())
+    order = rng.permutation(len(tiles))
+    tiles = [tiles[i] for i in order]
+
+    def tile(pos: int) -> bool:
+        while pos < size * size and labels[pos // size][pos % size] is not None:
+            pos += 1
+        if pos == size * size:
+            return True
+        r, c = divmod(pos, size)
+        moves = [(r, c + 1), (r + 1, c)][:: 1 if rng.random() < 0.5 else -1]
+        for r2, c2 in moves:
+            if r2 < size and c2 < size and labels[r2][c2] is None:
+                domino = tiles.pop()
+                a, b = (domino.first, domino.second)[:: 1 if rng.random() < 0.5 else -1]
+                labels[r][c], labels[r2][c2] = a.token, b.token
+                partner[(r, c)], partner[(r2, c2)] = (r2, c2), (r, c)
+                if tile(pos + 1):
+                    return True
+                labels[r][c] = labels[r2][c2] = None
+                tiles.append(domino)
+        return False
+
+    if not tile(0):
+        raise RuntimeError("no tiling found")  # cannot happen for a balanced board
+    return labels, partner
+
+
+def _real_kingdom_cells(rng, size):
+    labels, partner = random_real_kingdom(rng, size)
+    pool = _cells_by_token()
+    cells = []
+    for r in range(size):
+        row = []
+        for c in range(size):
+            images = pool[labels[r][c]]
+            row.append(np.rot90(images[int(rng.integers(len(images)))], int(rng.integers(4))))
+        cells.append(row)
+    return cells, labels, partner
+
+
+def _hole_dominoes(rng, labels, partner, size) -> set[tuple[int, int]]:
+    """Whole dominoes missing on the outline (an incomplete kingdom), none in half the scenes."""
+    holes: set[tuple[int, int]] = set()
+    outline = [
+        (r, c) for r in range(size) for c in range(size) if r in (0, size - 1) or c in (0, size - 1)
+    ]
+    for index in rng.permutation(len(outline))[: int(rng.choice([0, 0, 0, 1, 1, 2]))]:
+        cell = outline[index]
+        if cell in partner:
+            holes |= {cell, partner[cell]}
+    for edge in (0, size - 1):  # never a whole outer row or column (the frame is ambiguous)
+        if all((edge, c) in holes for c in range(size)) or all(
+            (r, edge) in holes for r in range(size)
+        ):
+            return set()
+    return holes
+
+
+def _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha) -> None:
+    """Each domino pasted as one piece, moved and turned a little; rows a little crooked."""
+    drift = rng.uniform(0.5, 5.0)  # px of 100 per cell
+    turn = rng.uniform(0, 3.0)  # degrees
+    row_wave = rng.normal(0, drift / 2, size)
+    gap = int(rng.integers(1, 5))
+    done: set[tuple[int, int]] = set()
+    for r in range(size):
+        for c in range(size):
+            if (r, c) in done or (r, c) in holes:
+                continue
+            pieces = [(r, c)] + ([partner[(r, c)]] if (r, c) in partner else [])
+            done |= set(pieces)
+            centre = np.mean(
+                [
+                    [margin + (pc + 0.5) * SOURCE_PX, margin + (pr + 0.5) * SOURCE_PX]
+                    for pr, pc in pieces
+                ],
+                axis=0,
+            )
+            shift = rng.normal(0, drift, 2) + (0, row_wave[r])
+            matrix = cv2.getRotationMatrix2D(tuple(centre), rng.uniform(-turn, turn), 1.0)
+            matrix[:, 2] += shift
+            layer = np.zeros_like(tiles)
+            mask = np.zeros(alpha.shape, np.float32)
+            for pr, pc in pieces:
+                crop = cells[pr][pc][gap : SOURCE_PX - gap, gap : SOURCE_PX - gap]
+                y0, x0 = margin + pr * SOURCE_PX + gap, margin + pc * SOURCE_PX + gap
+                layer[y0 : y0 + crop.shape[0], x0 : x0 + crop.shape[1]] = crop
+                mask[y0 : y0 + crop.shape[0], x0 : x0 + crop.shape[1]] = 1.0
+            side = tiles.shape[1::-1]
+            layer = cv2.warpAffine(layer, matrix, side, flags=cv2.INTER_LINEAR)
+            mask = cv2.warpAffine(mask, matrix, side, flags=cv2.INTER_LINEAR)
+            tiles[:] = (tiles * (1 - mask[..., None]) + layer * mask[..., None]).astype(np.uint8)
+            alpha[:] = np.maximum(alpha, mask)
+
+
+def _castle_figure(rng, castle, margin, tiles, alpha) -> np.ndarray:
+    """A 3D castle (keep and towers) standing on the start tile, seen obliquely: it covers most
+    of the tile and leans into the cell above. Returns its mask on the plane (for the shadow)."""
+    r, c = castle
+    x0 = margin + c * SOURCE_PX
+    y0 = margin + r * SOURCE_PX
+    lean = rng.uniform(0.2, 0.7) * SOURCE_PX  # how far the top reaches into the cell above
+    stone = np.array(rng.choice([[150, 150, 150], [110, 120, 135], [200, 205, 210], [70, 90, 160]]))
+    figure = np.zeros(alpha.shape, np.uint8)
+    base_y = y0 + rng.uniform(0.75, 0.95) * SOURCE_PX
+    body = np.array(
+        [
+            [x0 + 0.15 * SOURCE_PX, base_y],
+            [x0 + 0.85 * SOURCE_PX, base_y],
+            [x0 + 0.85 * SOURCE_PX, y0 + 0.2 * SOURCE_PX - lean],
+            [x0 + 0.15 * SOURCE_PX, y0 + 0.2 * SOURCE_PX - lean],
+        ]
+    )
+    cv2.fillConvexPoly(figure, body.astype(np.int32), 1)
+    for tower_x in (0.1, 0.7):  # two towers higher than the keep
+        tower = np.array(
+            [
+                [x0 + tower_x * SOURCE_PX, base_y],
+                [x0 + (tower_x + 0.2) * SOURCE_PX, base_y],
+                [x0 + (tower_x + 0.2) * SOURCE_PX, y0 - lean],
+                [x0 + tower_x * SOURCE_PX, y0 - lean],
+            ]
+        )
+        cv2.fillConvexPoly(figure, tower.astype(np.int32), 1)
+    mask = figure.astype(bool)
+    shade = np.linspace(0.7, 1.15, tiles.shape[1])[None, :, None]  # light from one side
+    painted = np.clip(stone * shade + rng.normal(0, 8, tiles.shape), 0, 255).astype(np.uint8)
+    tiles[mask] = painted[mask]
+    # Battlements and a door: dark details the model might take for a tile's artwork.
+    door = (int(x0 + 0.42 * SOURCE_PX), int(base_y - 0.3 * SOURCE_PX))
+    cv2.rectangle(tiles, door, (door[0] + int(0.16 * SOURCE_PX), int(base_y)), (40, 40, 50), -1)
+    alpha[mask] = 1.0
+    return figure.astype(np.float32)
+
+
+def _patterned_cloth(rng, kind: str, height: int, width: int) -> np.ndarray:
+    """A tablecloth in a terrain's colour with checks, stripes or dots (float32 BGR)."""
+    colour = np.array(_CLOTH_BGR[kind], np.float32) * rng.uniform(0.75, 1.15)
+    table = np.ones((height, width, 3), np.float32) * colour
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    angle = rng.uniform(0, np.pi)
+    u = x * np.cos(angle) + y * np.sin(angle)
+    v = -x * np.sin(angle) + y * np.cos(angle)
+    pitch = rng.uniform(12, 60)
+    pattern = str(rng.choice(["checks", "stripes", "dots"]))
+    if pattern == "checks":
+        ink = ((np.floor(u / pitch) + np.floor(v / pitch)) % 2).astype(np.float32)
+    elif pattern == "stripes":
+        ink = (np.mod(u, pitch) < pitch / 3).astype(np.float32)
+    else:
+        ink = (
+            (np.mod(u, pitch) - pitch / 2) ** 2 + (np.mod(v, pitch) - pitch / 2) ** 2
+            < (pitch / 5) ** 2
+        ).astype(np.float32)
+    accent = np.array(rng.choice([[245, 245, 245], [40, 40, 60], colour * 0.6]), np.float32)
+    ink = cv2.GaussianBlur(ink, (0, 0), 1.0)[..., None] * rng.uniform(0.4, 0.9)
+    table = table * (1 - ink) + accent * ink
+    table += _smooth_noise(rng, height, width, 24, 8)[..., None]  # folds
+    return table
+
+
+def _glare(rng, photo: np.ndarray) -> np.ndarray:
+    """A soft bright reflection of a lamp or window on the glossy tiles."""
+    height, width = photo.shape[:2]
+    spot = np.zeros((height, width), np.float32)
+    centre = (int(rng.uniform(0.2, 0.8) * width), int(rng.uniform(0.2, 0.8) * height))
+    axes = (int(rng.uniform(0.03, 0.12) * width), int(rng.uniform(0.02, 0.08) * height))
+    cv2.ellipse(spot, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+    spot = cv2.GaussianBlur(spot, (0, 0), 0.02 * max(height, width))[..., None]
+    return photo * (1 - 0.7 * spot) + 255 * 0.7 * spot
+
+
+def _video_frame(rng, image: np.ndarray) -> np.ndarray:
+    """A frame from a phone video: lower resolution, motion blur, heavy compression."""
+    height, width = image.shape[:2]
+    small = cv2.resize(image, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+    length = int(rng.integers(3, 9))
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    small = cv2.filter2D(small, -1, kernel / max(kernel.sum(), 1e-6))
+    quality = int(rng.integers(35, 70))
+    ok, encoded = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    small = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    return cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
 # --- command line -----------------------------------------------------------------------------
 
 
@@ -412,9 +723,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("synthetic_scenes"))
     parser.add_argument("--long-side", type=int, default=1600, help="photo size in pixels")
+    parser.add_argument(
+        "--hard",
+        action="store_true",
+        help="real-domino kingdoms under warm/cold light, drift, cloths, holes, the 3D castle",
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for scene in scenes(args.n, args.seed, args.long_side):
+    make = hard_scenes if args.hard else scenes
+    for scene in make(args.n, args.seed, args.long_side):
         stem = args.out / f"scene{scene.seed:04d}"
         cv2.imwrite(str(stem.with_suffix(".jpg")), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         stem.with_suffix(".json").write_text(json.dumps(scene.truth_json(), indent=1) + "\n")
