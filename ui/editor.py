@@ -86,12 +86,17 @@ def board_editor(slot: int, name: str, size: int) -> None:
         if error:  # beside the board, where the tap or the text was
             st.error(escape_markdown(error))
         if flagged:
+            one = len(flagged) == 1
             st.warning(
-                f"Check {cells_text(flagged)}, framed in magenta: tap one to paint it with the "
-                "brush, or confirm them below."
+                f"Check {cells_text(flagged)}, framed in magenta: "
+                + (
+                    "tap it to paint it with the brush, or confirm it below."
+                    if one
+                    else "tap one to paint it with the brush, or confirm them below."
+                )
             )
             st.button(
-                "These cells are right",
+                "This cell is right" if one else "These cells are right",
                 key=f"accept_{slot}",
                 icon=":material/done_all:",
                 on_click=_accept_flags,
