@@ -275,11 +275,11 @@ def _percentile(values: list[float], fraction: float) -> float:
 def report(
     results: list[TabResult], wall: float, cpu: float, rss_mb: float, model_loads: int
 ) -> None:
-    print(f"{'tab':>3}  {'photo':<32} {'expected':>8}  {'seconds':>7}  total  own board")
+    print(f"{'tab':>3}  {'photo':<34} {'expected':>8}  {'seconds':>7}  total  own board")
     for number, result in enumerate(results, start=1):
         seconds = f"{result.seconds:7.1f}" if result.seconds is not None else "  never"
         print(
-            f"{number:>3}  {result.photo.path.name:<32} {result.photo.total:>8}  {seconds}  "
+            f"{number:>3}  {result.photo.path.name:<34} {result.photo.total:>8}  {seconds}  "
             f"{'right' if result.total_right else 'WRONG'}  {'yes' if result.own_board else 'NO'}"
             + ("" if result.total_right and result.own_board else f"   shown: {result.detail}")
         )
