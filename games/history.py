@@ -15,6 +15,7 @@ says so and keeps scoring. A damaged file is never written to: it is renamed asi
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -53,6 +54,7 @@ _OTHER_SETTING = "or set KINGDOMINO_DB to another file"
 _checked: set[Path] = set()
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)  # the server's console: the details the user is spared
 
 
 class HistoryError(Exception):
@@ -218,8 +220,10 @@ class GameHistory:
                     moved_aside = True
                     self._run(self._create)  # a fresh file, then ``work`` again
                     continue
+                log.warning("history %s: %s failed: %r", self.path, action, err)
                 raise self._error(err, action) from None
             except OSError as err:
+                log.warning("history %s: %s failed: %r", self.path, action, err)
                 raise self._error(err, action) from None
         raise AssertionError("unreachable: the last attempt returns or raises")
 
@@ -240,6 +244,7 @@ class GameHistory:
                 f"({_reason(err)}): move or delete it yourself {_OTHER_SETTING}."
             ) from None
         _checked.discard(self.path)
+        log.warning("history %s is damaged: kept aside as %s, a new one started", self.path, aside)
         self.notice = (
             f"The history file was damaged, so it was kept aside as {aside.name} (never written "
             "to again) and a new, empty history was started."
