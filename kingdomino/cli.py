@@ -32,7 +32,7 @@ from scoring import (
     rank_players,
     score_board,
 )
-from scoring.words import where
+from scoring.words import count, where
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -161,22 +161,23 @@ def _score_text(name: str, loaded: LoadedInput, score: Score) -> str:
         lines.append("  Regions with crowns:")
         for region in crowned:
             r, c = region.cells[0]
+            cells = "cell " if region.size == 1 else "cells"
             crowns = "crown " if region.crowns == 1 else "crowns"
             lines.append(
-                f"    {region.terrain.value:<9} {region.size:>2} cells × {region.crowns} {crowns}"
+                f"    {region.terrain.value:<9} {region.size:>2} {cells} × {region.crowns} {crowns}"
                 f" = {region.points:>3}   (from {where(r, c)})"
             )
     else:
         lines.append("  No region has a crown.")
     others = len(score.regions) - len(crowned)
     if others:
-        lines.append(f"  {others} regions without crowns score 0.")
+        lines.append(f"  {count(others, 'region')} without crowns score 0.")
     lines.append(f"  Base: {score.base}")
     for bonus in (score.middle_kingdom, score.harmony):
         lines.append(f"  {bonus.name}: +{bonus.points}. {bonus.reason}")
     lines.append(
-        f"  Total: {score.total} (largest region {score.largest_region} cells, "
-        f"{score.crowns} crowns)"
+        f"  Total: {score.total} (largest region {count(score.largest_region, 'cell')}, "
+        f"{count(score.crowns, 'crown')})"
     )
     lines += [f"  Warning: {warning}" for warning in _warnings(loaded, score)]
     return "\n".join(lines)
@@ -258,7 +259,7 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     for s in ranking.standings:
         print(
             f"{s.place}. {s.name:<{width}}  {s.total:>3} points  "
-            f"(largest region {s.largest_region} cells, {s.crowns} crowns)"
+            f"(largest region {count(s.largest_region, 'cell')}, {count(s.crowns, 'crown')})"
         )
     for sentence in ranking.explanations or ("The totals decide every place.",):
         print(sentence)

@@ -1,4 +1,4 @@
-"""How the messages name things for people: cells counted from 1, lists joined with "and"."""
+"""How messages name things for people: cells counted from 1, counts, lists joined with "and"."""
 
 from __future__ import annotations
 
@@ -13,3 +13,8 @@ def where(row: int, col: int) -> str:
 def and_list(items: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def count(n: int, noun: str) -> str:
+    """``count(1, "cell") == "1 cell"``, ``count(3, "cell") == "3 cells"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -114,7 +114,7 @@ def test_score_readable_breakdown(board_file):
     result = run("score", str(board_file))
     assert result.returncode == 0
     out = result.stdout
-    assert "mine       1 cells × 3 crowns =   3" in out
+    assert "mine       1 cell  × 3 crowns =   3" in out
     assert "wheat      3 cells × 1 crown  =   3" in out
     assert "Base: 13" in out
     assert "Middle Kingdom: +10. The castle (row 3, column 3) is the centre cell" in out
