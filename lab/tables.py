@@ -56,6 +56,8 @@ class KingdomTruth:
     labels: tuple[tuple[str, ...], ...]
     complete: bool
     visible: float  # share of the kingdom's tiles inside the photo (0-1)
+    # Distance in cells from the tiles to the photo's edge (negative: some tile is cut by it).
+    margin: float = 0.0
 
     def to_json(self) -> dict:
         return {
@@ -64,6 +66,7 @@ class KingdomTruth:
             "labels": [" ".join(row) for row in self.labels],
             "complete": self.complete,
             "visible": round(self.visible, 3),
+            "margin": round(self.margin, 3),
         }
 
 
@@ -102,14 +105,15 @@ def make_table_scene(seed: int, long_side: int = 1600) -> TableScene:
     # The table plane, in cells: kingdoms in a row or a 2×2 block, a few cm (0.3-1.5 cells) apart,
     # each turned a little.
     gap = rng.uniform(0.3, 1.5)
-    pitch = size + gap
+    turns = np.radians(np.clip(rng.normal(0, 6, count), -15, 15))
+    # A turned square reaches further: keep the gap between the kingdoms' outer corners.
+    pitch = size * float(np.max(np.abs(np.cos(turns)) + np.abs(np.sin(turns)))) + gap
     if count <= 3 or rng.random() < 0.3:
         slots = [(i * pitch, rng.normal(0, 0.4)) for i in range(count)]
     else:
         slots = [((i % 2) * pitch, (i // 2) * pitch) for i in range(count)]
     plane_corners = []
-    for x, y in slots:
-        turn = np.radians(rng.normal(0, 6))
+    for (x, y), turn in zip(slots, turns, strict=True):
         centre = np.array([x + size / 2, y + size / 2])
         square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * size / 2
         rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
@@ -230,14 +234,16 @@ def _place_kingdom(rng, boards, size, corners_cells, to_photo, photo, shadow_dir
     centres = np.array([p.mean(axis=0) for p in cell_polys])
     inside = (centres[:, 0] >= 0) & (centres[:, 0] < width) & (centres[:, 1] >= 0)
     visible = float((inside & (centres[:, 1] < height)).mean())  # share of tiles in the photo
-    complete = all(
-        (p[:, 0] >= 0).all()
-        and (p[:, 0] <= width - 1).all()
-        and (p[:, 1] >= 0).all()
-        and (p[:, 1] <= height - 1).all()
-        for p in cell_polys
+    points = np.concatenate(cell_polys)
+    margin_px = min(
+        points[:, 0].min(),
+        points[:, 1].min(),
+        width - points[:, 0].max(),
+        height - points[:, 1].max(),
     )
-    truth = KingdomTruth(corners, size, tuple(tuple(r) for r in labels), complete, visible)
+    margin = float(margin_px / cell_px)
+    labels = tuple(tuple(r) for r in labels)
+    truth = KingdomTruth(corners, size, labels, margin >= 0, visible, margin)
     return truth
 
 

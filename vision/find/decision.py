@@ -83,3 +83,67 @@ def tiles_seen(image: np.ndarray, corners: np.ndarray, size: int) -> bool:
         return False  # degenerate: a line, a point, or a few pixels
     share, spread = lattice_evidence(straightened_view(image, corners, size), size)
     return share >= MIN_EDGE_SHARE and spread >= MIN_CELL_SPREAD
+
+
+# --- complete or cut off, and in which order -----------------------------------------------------
+
+BORDER_MARGIN = 0.01  # of the short side: a blob this close to the photo's edge touches it
+OUTSIDE_TOLERANCE = 0.3  # of a cell: a frame corner further out than this is not in the photo
+
+
+def touches_border(blob: np.ndarray) -> bool:
+    """Whether the blob (a mask) reaches the photo's edge."""
+    h, w = blob.shape[:2]
+    m = max(1, int(round(BORDER_MARGIN * min(h, w))))
+    return bool(blob[:m].any() or blob[-m:].any() or blob[:, :m].any() or blob[:, -m:].any())
+
+
+def cut_off_sentence(location, touches: bool) -> str | None:
+    """None for a complete kingdom; for one cut by the photo's edge, a sentence saying where.
+
+    Cut off: its tiles reach the photo's edge and either span fewer cells than its frame (rows
+    or columns beyond the edge) or its frame reaches beyond the photo.
+    """
+    if not touches:
+        return None
+    n = location.size
+    short = False
+    if location.tile_span is not None:
+        row0, row1, col0, col1 = location.tile_span
+        short = row1 - row0 < n or col1 - col0 < n
+    h, w = location.image_shape
+    corners = location.corners
+    cell = np.mean([np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4)]) / n
+    slack = OUTSIDE_TOLERANCE * cell
+    beyond = (corners < -slack).any() or (corners[:, 0] > w + slack).any()
+    beyond = beyond or (corners[:, 1] > h + slack).any()
+    if not (short or beyond):
+        return None
+    return f"a kingdom {where_in_photo(corners.mean(axis=0), (h, w))} is cut by the photo's edge"
+
+
+def where_in_photo(point: np.ndarray, shape: tuple[int, int]) -> str:
+    """'at the top left', 'at the right', 'in the middle', ... for a point in the photo."""
+    h, w = shape
+    across = ("left", "", "right")[min(2, max(0, int(3 * point[0] / w)))]
+    down = ("top", "", "bottom")[min(2, max(0, int(3 * point[1] / h)))]
+    words = " ".join(word for word in (down, across) if word)
+    return f"at the {words}" if words else "in the middle"
+
+
+def reading_order(locations: list) -> list:
+    """Kingdoms left to right, then top to bottom: rows of kingdoms whose centres are less than
+    half a kingdom apart vertically, each row sorted by x."""
+    if not locations:
+        return []
+    centres = [loc.corners.mean(axis=0) for loc in locations]
+    heights = [np.ptp(loc.corners[:, 1]) for loc in locations]
+    tolerance = 0.5 * float(np.median(heights))
+    order = sorted(range(len(locations)), key=lambda i: centres[i][1])
+    rows: list[list[int]] = []
+    for i in order:
+        if rows and centres[i][1] - centres[rows[-1][0]][1] < tolerance:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [locations[i] for row in rows for i in sorted(row, key=lambda i: centres[i][0])]

@@ -1,4 +1,8 @@
-"""Candidate regions: the outline of a blob of tiles as a few candidate quadrilaterals.
+"""Candidate regions: blobs of things on the table, and each blob's outline as a few quadrilaterals.
+
+Blobs come from the table model's joined mask, largest first. Kingdoms a few centimetres apart
+can join into one blob there; ``split_blob`` takes them apart again along the table showing
+between them (the unjoined mask, with only the narrow gaps between dominoes closed).
 
 The blob's convex hull simplified to four corners (right for complete kingdoms under any
 perspective), its minimum-area rectangle (right for ragged outlines, whose hull cuts corners),
@@ -12,6 +16,55 @@ import cv2
 import numpy as np
 
 from vision.find.location import order_corners
+from vision.find.table import MIN_KINGDOM_SHARE, TableModel
+
+MAX_BLOBS = 8  # the largest blobs looked at: 4 kingdoms, cut-off ones, and some clutter
+
+
+def candidate_blobs(model: TableModel, shape: tuple[int, int]) -> list[np.ndarray]:
+    """Filled masks (uint8 0/255, ``shape``) of the blobs large enough to be a kingdom."""
+    return _blobs(model.joined, shape)
+
+
+def split_blob(model: TableModel, blob: np.ndarray) -> list[np.ndarray]:
+    """The parts of ``blob`` (at ``blob``'s shape) that the table separates: kingdoms that the
+    joined mask merged. Empty when it is one piece."""
+    h, w = model.not_table.shape
+    inside = cv2.resize(blob, (w, h), interpolation=cv2.INTER_NEAREST)
+    # Close only gaps narrower than the gaps between dominoes (about a tenth of a cell).
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    pieces = cv2.morphologyEx(model.not_table, cv2.MORPH_CLOSE, kernel) & inside
+    parts = _blobs(pieces, blob.shape[:2], min_share=MIN_KINGDOM_SHARE / 2)
+    return parts if len(parts) >= 2 else []
+
+
+def largest_part(mask: np.ndarray, min_area: float) -> np.ndarray | None:
+    """The largest connected part of ``mask`` (a new filled mask), None if under ``min_area``."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count <= 1:
+        return None
+    label = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[label, cv2.CC_STAT_AREA] < min_area:
+        return None
+    part = np.where(labels == label, 255, 0).astype(np.uint8)
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(part, contours, -1, 255, thickness=cv2.FILLED)
+    return part
+
+
+def _blobs(mask: np.ndarray, shape: tuple[int, int], min_share=MIN_KINGDOM_SHARE) -> list:
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    order = [i + 1 for i in np.argsort(areas)[::-1] if areas[i] >= min_share * mask.size]
+    blobs = []
+    for label in order[:MAX_BLOBS]:
+        blob = np.where(labels == label, 255, 0).astype(np.uint8)
+        # Holes inside a kingdom (missing tiles) belong to it for the outline.
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(blob, contours, -1, 255, thickness=cv2.FILLED)
+        blob = cv2.resize(blob, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+        blobs.append(np.where(blob > 127, 255, 0).astype(np.uint8))
+    return blobs
 
 
 def initial_quads(mask: np.ndarray) -> list[np.ndarray]:

@@ -1,15 +1,25 @@
-"""Find the kingdom in a photo: the stages of ``vision.find`` run in order.
+"""Find the kingdoms in a photo: the stages of ``vision.find`` run in order.
 
-straightened already? → table model → tile blobs → candidate quadrilaterals → lattice fit per
-candidate, best kept → homography refit on tile edges → N×N frame → kingdom decision.
+    straightened already? → table model → blobs → candidate quadrilaterals per blob → lattice
+    fit, best kept → homography refit on tile edges → N×N frame → kingdom decision (real tiles?
+    complete or cut by the photo's edge?) → kingdoms in reading order.
+
+``find_kingdoms`` returns every complete kingdom; ``find_board`` the largest one.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
-from vision.find.decision import tiles_seen
+from vision.find.decision import (
+    cut_off_sentence,
+    reading_order,
+    tiles_seen,
+    touches_border,
+)
 from vision.find.lattice import fit_lattice, gradient_images, size_inside, straightened_size
 from vision.find.location import (
     SIZES,
@@ -20,12 +30,29 @@ from vision.find.location import (
     location_from_corners,
     order_corners,
 )
-from vision.find.regions import initial_quads
-from vision.find.table import kingdom_mask
+from vision.find.regions import candidate_blobs, initial_quads, largest_part, split_blob
+from vision.find.table import table_model
 
 # Working resolution for the search: enough for 0.05-cell accuracy on a kingdom that fills a
 # third of the frame, small enough for a few tens of milliseconds per stage.
 WORK_LONG_SIDE = 800
+# A fitted kingdom's frame must hold this share of its blob; less means the blob is more than
+# one kingdom (neighbours joined), and it is split along the table between them.
+MIN_BLOB_IN_FRAME = 0.75
+MAX_PER_BLOB = 4  # kingdoms peeled off one blob
+
+
+@dataclass(frozen=True)
+class KingdomsFound:
+    """Every complete kingdom in a photo, and the kingdoms cut by its edge.
+
+    ``kingdoms``: in reading order (left to right, then top to bottom), corners in the photo's
+    pixels. ``cut_off``: one sentence per kingdom cut by the photo's edge (not read).
+    """
+
+    kingdoms: tuple[BoardLocation, ...]
+    cut_off: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 def find_board(
@@ -33,65 +60,188 @@ def find_board(
 ) -> BoardLocation:
     """Locate the kingdom in a BGR photo. ``size`` forces 5 or 7; ``corners`` skips the search.
 
-    Raises ``NoBoardFound`` when there is no kingdom to be seen.
+    With several kingdoms in the photo, the largest complete one, with a warning naming the
+    others. Raises ``NoBoardFound`` when there is no complete kingdom to be seen.
+    """
+    if corners is not None:
+        check_image(image)
+        return _given_corners(image, size, corners)
+    found = find_kingdoms(image, size)
+    largest = max(found.kingdoms, key=lambda k: abs(cv2.contourArea(k.corners.astype(np.float32))))
+    notes = list(found.warnings)
+    others = len(found.kingdoms) - 1
+    if others:
+        count = "two kingdoms" if others == 1 else f"{others + 1} kingdoms"
+        notes.append(
+            f"{count} in the photo: reading the largest; photograph one at a time, or read them"
+            " all at once (--kingdoms all)"
+        )
+    notes += found.cut_off
+    if not notes:
+        return largest
+    return location_from_corners(
+        largest.corners,
+        largest.size,
+        largest.warnings + tuple(notes),
+        straightened=largest.straightened,
+        image_shape=largest.image_shape,
+        tile_span=largest.tile_span,
+    )
+
+
+def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
+    """Every complete kingdom in a BGR photo, each its own 5×5/7×7 unless ``size`` is given.
+
+    Raises ``NoBoardFound`` when no complete kingdom is seen (the message names cut-off ones).
     """
     check_image(image)
     if size is not None and size not in SIZES:
         raise ValueError(f"size must be 5 or 7, got {size}")
     shape = image.shape[:2]
-    if corners is not None:
-        corners = np.asarray(corners, dtype=np.float64)
-        if corners.shape not in ((4, 2), (8,)) or not np.isfinite(corners).all():
-            raise NoBoardFound(
-                "no kingdom found: the corners given are not four points (x, y) in the photo;"
-                " tap the kingdom's four corners again"
-            )
-        corners = order_corners(corners.reshape(4, 2))
-        if size is None and is_quad(corners):
-            size = size_inside(image, corners)
-        if not is_quad(corners) or not tiles_seen(image, corners, size):
-            raise NoBoardFound(
-                "no kingdom found: the corners given enclose no grid of tiles; tap the four outer"
-                " corners of the kingdom"
-            )
-        return location_from_corners(corners, size, image_shape=shape)
-
-    scale = min(1.0, WORK_LONG_SIDE / max(shape))
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    gradients = gradient_images(small)
-
-    straight_size = straightened_size(gradients)
     h, w = shape
     full = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
+    scale = min(1.0, WORK_LONG_SIDE / max(shape))
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+    straight_size = straightened_size(gradient_images(small))
     if straight_size is not None and tiles_seen(small, full * scale, size or straight_size):
-        return location_from_corners(
+        straight = location_from_corners(
             full, size or straight_size, straightened=True, image_shape=shape
         )
+        return KingdomsFound((straight,))
 
-    mask, warnings, not_found = None, (), None
-    try:
-        mask, warnings = kingdom_mask(small)
-    except NoBoardFound as err:
-        not_found = err
+    model = table_model(small)
+    blobs = candidate_blobs(model, small.shape[:2])
     about_square = 0.8 <= w / h <= 1.25
-    if about_square and (mask is None or mask.mean() > 0.8 * 255):
+    if about_square and (not blobs or blobs[0].mean() > 0.8 * 255):
         # No table to be seen around it: a tightly cropped, already straightened board, if the
         # whole image shows a lattice of tiles (a blank or noisy image does not).
         found = size or size_inside(small, full * scale)
         if tiles_seen(small, full * scale, found):
-            return location_from_corners(full, found, straightened=True, image_shape=shape)
+            straight = location_from_corners(full, found, straightened=True, image_shape=shape)
+            return KingdomsFound((straight,))
         raise NoBoardFound(
             "no kingdom found: the image shows no grid of tiles; take a photo of the whole"
             " kingdom from above"
         )
-    if not_found is not None:
-        raise not_found
-    frame, size, tile_span, lattice_warnings = fit_lattice(small, mask, initial_quads(mask), size)
-    if not tiles_seen(small, frame, size):
+    if not blobs:
+        raise NoBoardFound(
+            "no kingdom found: nothing stands out from the table; take the photo from above with"
+            " the whole kingdom in the frame, or tap its four corners"
+        )
+
+    complete: list[BoardLocation] = []
+    cut_off: list[str] = []
+    first_error: NoBoardFound | None = None
+    for blob in blobs:
+        if any(_inside(location, blob, scale) for location in complete):
+            continue  # a piece of a kingdom already found
+        try:
+            kingdoms = _kingdoms_in_blob(small, model, blob, size)
+        except NoBoardFound as err:
+            first_error = first_error or err
+            continue
+        for frame, n, span, warnings, touches in kingdoms:
+            location = location_from_corners(
+                frame / scale, n, warnings, image_shape=shape, tile_span=span
+            )
+            sentence = cut_off_sentence(location, touches)
+            if sentence:
+                cut_off.append(sentence)
+            else:
+                complete.append(location)
+    if not complete:
+        if cut_off:
+            raise NoBoardFound(
+                "no kingdom found whole in the photo: " + "; ".join(cut_off) + ". Take the photo"
+                " with the whole kingdom in the frame"
+            )
+        raise first_error or NoBoardFound(
+            "no kingdom found: nothing on the table shows a grid of tiles; take the photo from"
+            " above, or tap the kingdom's four corners"
+        )
+    return KingdomsFound(tuple(reading_order(complete)), tuple(cut_off))
+
+
+def _given_corners(image: np.ndarray, size: int | None, corners) -> BoardLocation:
+    """The location for corners the user gave, if they enclose a lattice of tiles."""
+    if size is not None and size not in SIZES:
+        raise ValueError(f"size must be 5 or 7, got {size}")
+    corners = np.asarray(corners, dtype=np.float64)
+    if corners.shape not in ((4, 2), (8,)) or not np.isfinite(corners).all():
+        raise NoBoardFound(
+            "no kingdom found: the corners given are not four points (x, y) in the photo;"
+            " tap the kingdom's four corners again"
+        )
+    corners = order_corners(corners.reshape(4, 2))
+    if size is None and is_quad(corners):
+        size = size_inside(image, corners)
+    if not is_quad(corners) or not tiles_seen(image, corners, size):
+        raise NoBoardFound(
+            "no kingdom found: the corners given enclose no grid of tiles; tap the four outer"
+            " corners of the kingdom"
+        )
+    return location_from_corners(corners, size, image_shape=image.shape[:2])
+
+
+def _kingdoms_in_blob(small, model, blob, size):
+    """[(frame, size, tile_span, warnings, touches_border)] for the kingdom(s) in one blob."""
+    try:
+        fitted = _fit(small, blob, size)
+    except NoBoardFound:
+        fitted = None
+    if fitted is not None and _blob_in_frame(blob, fitted[0]) >= MIN_BLOB_IN_FRAME:
+        return [fitted]
+    # Less than the blob fits one kingdom: neighbours joined into one blob. Take them apart
+    # along the table between them, and peel each kingdom found off what is left.
+    found = []
+    for part in split_blob(model, blob):
+        found += _peel(small, part, size)
+    return found or _peel(small, blob, size, fitted)
+
+
+def _peel(small, blob, size, fitted=None):
+    """Kingdoms in ``blob`` one at a time: fit one, remove its frame, fit what is left."""
+    found, blob = [], blob.copy()
+    for _ in range(MAX_PER_BLOB):
+        if fitted is None:
+            try:
+                fitted = _fit(small, blob, size)
+            except NoBoardFound:
+                if not found:
+                    raise
+                break
+        found.append(fitted)
+        frame = fitted[0]
+        centre = frame.mean(axis=0)
+        cv2.fillConvexPoly(blob, np.round(centre + (frame - centre) * 1.1).astype(np.int32), 0)
+        remaining = largest_part(blob, min_area=0.3 * cv2.contourArea(frame.astype(np.float32)))
+        if remaining is None:
+            break
+        blob, fitted = remaining, None
+    return found
+
+
+def _fit(small, blob, size):
+    frame, n, span, warnings = fit_lattice(small, blob, initial_quads(blob), size)
+    if not tiles_seen(small, frame, n):
         raise NoBoardFound(
             "no kingdom found: something stands out from the table, but it does not look like"
             " different tiles on a grid; take the photo from above, or tap the kingdom's corners"
         )
-    return location_from_corners(
-        frame / scale, size, warnings + lattice_warnings, image_shape=shape, tile_span=tile_span
-    )
+    return frame, n, span, warnings, touches_border(blob)
+
+
+def _blob_in_frame(blob: np.ndarray, frame: np.ndarray) -> float:
+    """The share of ``blob``'s pixels inside the frame (grown by a tenth each way)."""
+    centre = frame.mean(axis=0)
+    grown = centre + (frame - centre) * 1.1
+    inside = np.zeros(blob.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(grown).astype(np.int32), 255)
+    total = np.count_nonzero(blob)
+    return np.count_nonzero(blob & inside) / total if total else 0.0
+
+
+def _inside(location: BoardLocation, blob: np.ndarray, scale: float) -> bool:
+    """Whether most of ``blob`` lies in the frame of a kingdom already found."""
+    return _blob_in_frame(blob, location.corners * scale) > 0.6

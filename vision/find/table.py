@@ -11,15 +11,17 @@ pass's blobs (a kingdom touching the border leaks tile colours into the first mo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
-from vision.find.location import NoBoardFound
-
-# --- 2. segment tiles from the table ----------------------------------------------------------
-
 BORDER_BAND = 0.04  # fraction of the short side sampled as "table"
-TABLE_CLUSTERS = 4
+TABLE_CLUSTERS = 6
+# Chromaticity spread (0-255 scale) of one table colour: measured 2-5 on plain, wood, carpet and
+# mats; clusters mixing clutter and tiles 11-30.
+MAX_TABLE_CHROMA_SD = 8.0
+MIN_SIDE_SHARE = 0.05  # a table colour covers at least this much of a side's band
 MIN_CLUSTER_SHARE = 0.08  # a border colour this common is table, not a tile poking in
 TABLE_DISTANCE = 4.0  # Mahalanobis distance beyond which a pixel is not table
 MIN_KINGDOM_SHARE = 0.01  # of the image area
@@ -44,99 +46,107 @@ def _shading_free_colour(bgr: np.ndarray) -> np.ndarray:
     return features
 
 
-def kingdom_mask(small: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
-    """Binary mask (uint8 0/255) of the kingdom's tiles at working resolution, and warnings.
+@dataclass(frozen=True)
+class TableModel:
+    """What stands out from the table, at half the working resolution (uint8 0/255 masks).
+
+    ``not_table``: every pixel unlike the table, thin things removed; ``joined``: the same with
+    the gaps between dominoes closed (a kingdom is one blob; kingdoms a few centimetres apart may
+    join too, which ``vision.find.regions`` undoes with ``not_table``).
+    """
+
+    not_table: np.ndarray
+    joined: np.ndarray
+
+
+def table_model(small: np.ndarray) -> TableModel:
+    """Model the table from the photo's border and mark everything that is not table.
 
     Two passes: the first models the table from a band along the image border; a kingdom that
     touches the border leaks tile colours into that model, so the second pass re-models the
-    table from everything outside the first pass's kingdom (grown by a margin).
+    table from everything outside the first pass's blobs (grown by a margin).
     """
     h, w = small.shape[:2]
-    # The mask only needs to be right to a fraction of a cell: half the working size is plenty.
+    # The masks only need to be right to a fraction of a cell: half the working size is plenty.
     half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     blurred = cv2.GaussianBlur(half, (0, 0), 1.0)
     lab = _shading_free_colour(blurred)
     hh, hw = lab.shape[:2]
     band = max(3, int(BORDER_BAND * min(hh, hw)))
-    # A kingdom is square and photos are not: the two short sides of the photo are the ones
-    # least likely to touch the kingdom, so the first table model only uses those (all four
-    # sides when the photo is about square).
-    border = np.zeros((hh, hw), bool)
-    if hh >= 1.15 * hw or 1.15 * hh > hw:
-        border[:band] = border[-band:] = True
-    if hw >= 1.15 * hh or 1.15 * hw > hh:
-        border[:, :band] = border[:, -band:] = True
-    mask, warnings = _largest_blob(lab, border)
+    # Each side of the photo separately: the table surrounds everything, so its colours show on
+    # at least three sides; a kingdom, a box or a sleeve cut by the frame touches one or two.
+    sides = np.full((hh, hw), -1, np.int8)
+    sides[:, :band], sides[:, -band:] = 2, 3
+    sides[:band], sides[-band:] = 0, 1
+    model = _mark(lab, sides >= 0, sides)
 
-    # Well clear of the first blob: part of the kingdom it missed (in a shadow, say) must not
+    # Well clear of the first blobs: parts of a kingdom it missed (in a shadow, say) must not
     # be learnt as table.
-    reach = 2 * max(2, int(SECOND_PASS_MARGIN * max(hh, hw))) + 1
-    grown = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
-    outside = grown == 0
-    if outside.sum() > 0.05 * hh * hw:
-        mask, warnings = _largest_blob(lab, outside)
-    mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.where(mask > 127, 255, 0).astype(np.uint8), warnings
+    blobs = _big_blobs(model.joined)
+    if blobs is not None:
+        reach = 2 * max(2, int(SECOND_PASS_MARGIN * max(hh, hw))) + 1
+        grown = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+        outside = grown == 0
+        if outside.sum() > 0.05 * hh * hw:
+            model = _mark(lab, outside)
+    return model
 
 
-def _largest_blob(lab: np.ndarray, table_area: np.ndarray) -> tuple[np.ndarray, tuple[str, ...]]:
-    """The largest blob of pixels unlike those in ``table_area`` (bool mask), holes filled."""
+def _mark(lab: np.ndarray, table_area: np.ndarray, sides: np.ndarray | None = None) -> TableModel:
+    """Pixels unlike those in ``table_area`` (bool mask): thin things removed, then joined.
+
+    ``sides`` (int per pixel, 0-3 for the photo's four sides) asks table colours to show on at
+    least three of them."""
     h, w = lab.shape[:2]
-    table_pixels = lab[table_area]
     rng = np.random.default_rng(0)
-    samples = table_pixels[rng.choice(len(table_pixels), min(len(table_pixels), 6000), False)]
-    distance = _table_distance(lab, np.ascontiguousarray(samples))
+    where = np.flatnonzero(table_area)
+    where = where[rng.choice(len(where), min(len(where), 8000), False)]
+    samples = lab.reshape(-1, 3)[where]
+    side_of = sides.reshape(-1)[where] if sides is not None else None
+    distance = _table_distance(lab, np.ascontiguousarray(samples), side_of)
     tiles = (distance > TABLE_DISTANCE).astype(np.uint8) * 255
-
     # Thin things (printed grid lines, digits, wood-grain streaks) go; gaps between dominoes close.
     unit = max(3, int(round(0.012 * max(h, w))))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (unit, unit))
     tiles = cv2.morphologyEx(tiles, cv2.MORPH_OPEN, kernel)
-    tiles = cv2.morphologyEx(tiles, cv2.MORPH_CLOSE, kernel, iterations=2)
-
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(tiles, connectivity=8)
-    if count <= 1:
-        raise NoBoardFound(
-            "no kingdom found: nothing stands out from the table; take the photo from above with"
-            " the whole kingdom in the frame, or tap its four corners"
-        )
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    order = np.argsort(areas)[::-1]
-    largest = order[0] + 1
-    if areas[order[0]] < MIN_KINGDOM_SHARE * h * w:
-        raise NoBoardFound(
-            "no kingdom found: the largest thing that is not table covers only"
-            f" {100 * areas[order[0]] / (h * w):.1f} % of the photo; move closer so the kingdom"
-            " fills most of the frame"
-        )
-    warnings: tuple[str, ...] = ()
-    second_is_kingdom = len(order) > 1 and _looks_like_kingdom(stats[order[1] + 1])
-    if second_is_kingdom and areas[order[1]] > 0.4 * areas[order[0]]:
-        warnings = ("two kingdoms in the photo: reading the larger one; photograph one at a time",)
-    mask = np.where(labels == largest, 255, 0).astype(np.uint8)
-    # Holes inside the kingdom (missing tiles) belong to it for the outline.
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    cv2.drawContours(mask, contours, -1, 255, thickness=cv2.FILLED)
-    return mask, warnings
+    joined = cv2.morphologyEx(tiles, cv2.MORPH_CLOSE, kernel, iterations=2)
+    return TableModel(tiles, joined)
 
 
-def _looks_like_kingdom(stats_row: np.ndarray) -> bool:
-    """A blob whose bounding box it fills well and which is not a thin strip (a box edge)."""
-    w, h, area = stats_row[cv2.CC_STAT_WIDTH], stats_row[cv2.CC_STAT_HEIGHT], stats_row[4]
-    return min(w, h) > 0.4 * max(w, h) and area > 0.4 * w * h
+def _big_blobs(mask: np.ndarray) -> np.ndarray | None:
+    """The blobs of ``mask`` covering at least MIN_KINGDOM_SHARE of it, or None."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    big = np.nonzero(stats[1:, cv2.CC_STAT_AREA] >= MIN_KINGDOM_SHARE * mask.size)[0] + 1
+    if len(big) == 0:
+        return None
+    return np.isin(labels, big).astype(np.uint8) * 255
 
 
-def _table_distance(lab: np.ndarray, samples: np.ndarray) -> np.ndarray:
+def _table_distance(
+    lab: np.ndarray, samples: np.ndarray, side_of: np.ndarray | None = None
+) -> np.ndarray:
     """Per-pixel Mahalanobis distance to the nearest common table colour cluster."""
     cv2.setRNGSeed(0)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     _, labels, _ = cv2.kmeans(samples, TABLE_CLUSTERS, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     labels = labels.ravel()
+    shares = np.bincount(labels, minlength=TABLE_CLUSTERS) / len(labels)
+    # A table colour is one colour (wood grain and shadows vary its brightness, not its hue); a
+    # cluster mixing the hues of a box lid, a sleeve and tiles at the border is no table.
+    tight = [
+        k
+        for k in range(TABLE_CLUSTERS)
+        if shares[k] > 0 and samples[labels == k][:, 1:].std(axis=0).max() <= MAX_TABLE_CHROMA_SD
+    ]
+    common = [k for k in tight if shares[k] >= MIN_CLUSTER_SHARE]
+    if side_of is not None:
+        around = [k for k in tight if _sides_showing(labels == k, side_of) >= 3]
+        common = [k for k in around if shares[k] >= MIN_CLUSTER_SHARE / 2] or common
+    if not common:
+        common = [int(np.argmax(shares))]
     best = np.full(lab.shape[:2], np.inf, np.float32)
-    for k in range(TABLE_CLUSTERS):
+    for k in common:
         members = samples[labels == k]
-        if len(members) < MIN_CLUSTER_SHARE * len(samples):
-            continue
         mean = members.mean(axis=0)
         # Regularised so a perfectly flat background does not make every speck "not table".
         extra = np.diag([EXTRA_BRIGHTNESS_SD**2, EXTRA_CHROMA_SD**2, EXTRA_CHROMA_SD**2])
@@ -149,3 +159,13 @@ def _table_distance(lab: np.ndarray, samples: np.ndarray) -> np.ndarray:
         d2 = cv2.multiply(white, white).sum(axis=2)
         np.minimum(best, d2, out=best)
     return np.sqrt(best)
+
+
+def _sides_showing(members: np.ndarray, side_of: np.ndarray) -> int:
+    """On how many of the photo's four sides a colour cluster covers MIN_SIDE_SHARE of the band."""
+    count = 0
+    for side in range(4):
+        on_side = side_of == side
+        if on_side.any() and members[on_side].mean() >= MIN_SIDE_SHARE:
+            count += 1
+    return count

@@ -1,0 +1,173 @@
+"""How well the finder finds every kingdom on synthetic game-night tables (``lab.tables``).
+
+    python -m lab.evaluate_tables                    # 300 scenes (seed 5000) + 100 negatives
+    python -m lab.evaluate_tables --n 40 --negatives 20
+    python -m lab.evaluate_tables --jobs 2           # two processes
+
+For each scene, ``vision.find.find_kingdoms`` on the photo; each found kingdom is matched to the
+true kingdom whose centre is nearest (within one cell). Prints: complete kingdoms found (with the
+right grid size), partial kingdoms (cut by the frame) refused, found kingdoms matching nothing,
+(kingdoms whose tiles lie within a quarter cell of the photo's edge count as neither),
+corner error in cells (under the quarter turn that fits best: the finder puts row 0 at the top),
+and on the negatives (table only, blank, one colour, noise) the kingdoms wrongly found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from lab.tables import make_table_scene, negative_image
+from vision.find import NoBoardFound
+from vision.find.search import find_kingdoms
+
+# Kingdoms whose tiles come within this many cells of the photo's edge (inside or out) count
+# neither as complete nor as cut off: reading or refusing them are both fair.
+BORDERLINE = 0.25
+TARGETS = {"found": 0.995, "refused": 0.99, "corner_error": 0.05, "false_negatives": 0}
+
+
+@dataclass
+class SceneResult:
+    seed: int
+    table: str
+    complete: int = 0
+    found: int = 0  # complete kingdoms found with the right size
+    size_wrong: int = 0
+    partial: int = 0
+    partial_refused: int = 0
+    false_kingdoms: int = 0
+    borderline: int = 0
+    corner_errors: list[float] = field(default_factory=list)
+    ms: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray, size: int) -> float:
+    """Mean corner distance in cells, under the best quarter turn of the truth's corner order."""
+    cell = np.mean([np.linalg.norm(truth[i] - truth[i - 1]) for i in range(4)]) / size
+    errors = [np.linalg.norm(found - np.roll(truth, k, axis=0), axis=1).mean() for k in range(4)]
+    return float(min(errors) / cell)
+
+
+def evaluate_scene(seed: int, long_side: int = 1600) -> SceneResult:
+    scene = make_table_scene(seed, long_side)
+    result = SceneResult(seed, scene.table + (" video" if scene.video else ""))
+    start = time.perf_counter()
+    try:
+        found = find_kingdoms(scene.image).kingdoms
+    except NoBoardFound:
+        found = ()
+    result.ms = 1000 * (time.perf_counter() - start)
+    truths = scene.kingdoms
+    centres = [t.corners.mean(axis=0) for t in truths]
+    cells = [np.linalg.norm(t.corners[1] - t.corners[0]) / t.size for t in truths]
+    matched: dict[int, object] = {}
+    for location in found:
+        centre = location.corners.mean(axis=0)
+        distances = [np.linalg.norm(centre - c) / cell for c, cell in zip(centres, cells)]
+        best = int(np.argmin(distances))
+        if distances[best] > 1.0 or best in matched:
+            result.false_kingdoms += 1
+            result.notes.append(f"a kingdom found where there is none, at {np.round(centre)}")
+            continue
+        matched[best] = location
+    for index, truth in enumerate(truths):
+        location = matched.get(index)
+        if abs(truth.margin) < BORDERLINE:
+            result.borderline += 1  # tiles within a quarter cell of the edge: either answer
+            continue
+        if truth.complete:
+            result.complete += 1
+            if location is None:
+                result.notes.append(f"complete {truth.size}×{truth.size} kingdom {index} missed")
+            elif location.size != truth.size:
+                result.size_wrong += 1
+                result.notes.append(f"kingdom {index} read as {location.size}×{location.size}")
+            else:
+                result.found += 1
+                error = corner_error(location.corners, truth.corners, truth.size)
+                result.corner_errors.append(error)
+                if error > 0.2:
+                    result.notes.append(f"kingdom {index} corners off by {error:.2f} cell")
+        elif truth.visible >= 0.2:  # slivers of a kingdom are not counted either way
+            result.partial += 1
+            if location is None:
+                result.partial_refused += 1
+            else:
+                result.notes.append(f"kingdom {index}, cut by the frame, was read")
+    return result
+
+
+def evaluate_negative(seed: int, long_side: int = 1600) -> tuple[str, int]:
+    kind, image = negative_image(seed, long_side)
+    try:
+        return kind, len(find_kingdoms(image).kingdoms)
+    except NoBoardFound:
+        return kind, 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=300, help="table scenes")
+    parser.add_argument("--negatives", type=int, default=100, help="photos without a kingdom")
+    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--long-side", type=int, default=1600)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    args = parser.parse_args(argv)
+    seeds = range(args.seed, args.seed + args.n)
+    negative_seeds = range(args.seed, args.seed + args.negatives)
+    sides = [args.long_side] * max(len(seeds), len(negative_seeds))
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(evaluate_scene, seeds, sides))
+            negatives = list(pool.map(evaluate_negative, negative_seeds, sides))
+    else:
+        results = [evaluate_scene(s, args.long_side) for s in seeds]
+        negatives = [evaluate_negative(s, args.long_side) for s in negative_seeds]
+    print_report(results, negatives, args)
+
+
+def print_report(results: list[SceneResult], negatives: list[tuple[str, int]], args) -> None:
+    complete = sum(r.complete for r in results)
+    found = sum(r.found for r in results)
+    partial = sum(r.partial for r in results)
+    refused = sum(r.partial_refused for r in results)
+    false = sum(r.false_kingdoms for r in results)
+    errors = [e for r in results for e in r.corner_errors]
+    ms = [r.ms for r in results]
+
+    def share(a: int, b: int) -> str:
+        return f"{a}/{b} = {100 * a / b:.1f} %" if b else "n/a"
+
+    print(f"== game-night tables (n={len(results)}, seed={args.seed}, {args.long_side} px) ==")
+    print(f"{'scenes':<34}{len(results)}")
+    print(f"{'complete kingdoms found':<34}{share(found, complete)}   (target ≥ 99.5 %)")
+    print(f"{'  of which grid size wrong':<34}{sum(r.size_wrong for r in results)}")
+    print(f"{'partial kingdoms refused':<34}{share(refused, partial)}   (target ≥ 99 %)")
+    print(f"{'kingdoms found where none is':<34}{false}")
+    print(f"{'borderline (tiles at the edge)':<34}{sum(r.borderline for r in results)} not counted")
+    if errors:
+        print(f"{'corner error, mean (cells)':<34}{np.mean(errors):.3f}   (target ≤ 0.05)")
+        print(f"{'corner error, median (cells)':<34}{np.median(errors):.3f}")
+        print(f"{'corner error, worst (cells)':<34}{np.max(errors):.3f}")
+    print(f"{'ms per scene, mean / worst':<34}{np.mean(ms):.0f} / {np.max(ms):.0f}")
+    by_kind: dict[str, list[int]] = {}
+    for kind, count in negatives:
+        by_kind.setdefault(kind, []).append(count)
+    print(f"== photos without a kingdom (n={len(negatives)}) ==")
+    for kind, counts in sorted(by_kind.items()):
+        print(f"{kind:<34}{len(counts)} photos, {sum(counts)} kingdoms found   (target 0)")
+    failures = [r for r in results if r.notes]
+    if failures:
+        print(f"== scenes with a miss ({len(failures)}) ==")
+        for r in failures[:40]:
+            print(f"  - scene {r.seed} ({r.table}): " + "; ".join(r.notes))
+
+
+if __name__ == "__main__":
+    main()
