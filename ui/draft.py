@@ -8,14 +8,17 @@ Photos are stored as JPEG once each (keyed by their content); the rest is plain 
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 
 import numpy as np
 import streamlit as st
 
 from games.drafts import DraftStore, is_draft_id, new_draft_id
 from games.editing import blank_board
+from games.history import HistoryError
 from scoring import Terrain, parse_board
 from ui import state
+from ui.text import escape_markdown
 
 DRAFT_PARAM = "draft"
 # Widget values that are plain JSON (names, toggles, choices, board text).
@@ -28,6 +31,8 @@ _SLOTS = range(4)
 def restore() -> None:
     """Once per browser session: take the draft named in the URL, or start a new one."""
     if "draft_id" in st.session_state:
+        if st.session_state["draft_id"] is None:  # the history file cannot hold drafts
+            return
         if st.query_params.get(DRAFT_PARAM) != st.session_state["draft_id"]:
             st.query_params[DRAFT_PARAM] = st.session_state["draft_id"]  # after another page
         return
@@ -35,7 +40,11 @@ def restore() -> None:
     draft_id = wanted if is_draft_id(wanted) else new_draft_id()
     st.session_state["draft_id"] = draft_id
     st.query_params[DRAFT_PARAM] = draft_id
-    found = DraftStore().load(draft_id) if wanted == draft_id else None
+    try:
+        found = DraftStore().load(draft_id) if wanted == draft_id else None
+    except (HistoryError, sqlite3.Error) as err:
+        _unavailable(err)
+        return
     if found is not None:
         try:
             _apply(*found)
@@ -62,6 +71,16 @@ def _worth_keeping(snapshot: dict) -> bool:
     return bool(changed_setup or entered or snapshot["readings"] or snapshot["finished_rounds"])
 
 
+def _unavailable(err: Exception) -> None:
+    """The history file cannot hold the draft: say so once; the game goes on without it."""
+    st.session_state["draft_id"] = None
+    reason = str(err).rstrip(".")
+    st.warning(
+        escape_markdown(f"This game will not survive a reload: {reason[:1].lower()}{reason[1:]}."),
+        icon=":material/cloud_off:",
+    )
+
+
 def save() -> None:
     """Write the draft if anything changed since the last run."""
     draft_id = st.session_state.get("draft_id")
@@ -72,12 +91,16 @@ def save() -> None:
         return
     if not st.session_state.get("draft_written") and not _worth_keeping(snapshot):
         return
-    store = DraftStore()
-    stored = store.stored_images(draft_id)
     from vision.annotate import jpeg_bytes
 
-    new = {key: jpeg_bytes(image, quality=90) for key, image in arrays.items() if key not in stored}
-    store.save(draft_id, snapshot, new)
+    try:
+        store = DraftStore()
+        stored = store.stored_images(draft_id)
+        new = {k: jpeg_bytes(image, quality=90) for k, image in arrays.items() if k not in stored}
+        store.save(draft_id, snapshot, new)
+    except (HistoryError, sqlite3.Error) as err:
+        _unavailable(err)
+        return
     st.session_state["draft_saved"] = snapshot
     st.session_state["draft_written"] = True
 
@@ -140,6 +163,7 @@ def _snapshot() -> tuple[dict, dict[str, np.ndarray]]:
                 "id": current.id,
                 "name": current.name,
                 "image": _image_key(current.image, arrays),
+                "corners": None if current.corners is None else [list(p) for p in current.corners],
             }
     snapshot = {
         "widgets": widgets,
@@ -201,8 +225,12 @@ def _apply(snapshot: dict, images: dict[str, bytes]) -> None:
             photo_id=str(found["photo_id"]),
         )
     for slot, found in snapshot["photos"].items():
+        corners = found.get("corners")
+        if corners is not None:
+            corners = tuple((float(x), float(y)) for x, y in corners)
         state.set_photo(
-            int(slot), state.SlotPhoto(str(found["id"]), str(found["name"]), image(found["image"]))
+            int(slot),
+            state.SlotPhoto(str(found["id"]), str(found["name"]), image(found["image"]), corners),
         )
     state.finished_rounds()[:] = [
         tuple(parse_board(text) for text in boards) for boards in snapshot["finished_rounds"]

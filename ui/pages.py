@@ -17,6 +17,7 @@ from ui.editor import board_editor
 from ui.photo import kingdom_input, warm_up_in_background
 from ui.results import show_result
 from ui.setup import init_defaults, load_setup, setup_form, size_notice
+from ui.table import table_photo
 from ui.text import escape_markdown
 from vision.annotate import jpeg_bytes
 from vision.load_image import ImageError, load_image
@@ -56,6 +57,7 @@ def _game_in_progress() -> None:
         st.subheader(f"Kingdoms of game {len(finished) + 1} of 3")
     else:
         st.subheader("Kingdoms")
+    table_photo(setup)
     tabs = st.tabs([escape_markdown(name) for name in setup.players])
     for slot, (tab, name) in enumerate(zip(tabs, setup.players, strict=True)):
         with tab:

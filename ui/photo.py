@@ -154,16 +154,12 @@ def read_photo(slot: int, setup: GameSetup, player: str, photo_name: str, data: 
 
 
 def _read_slot_photo(slot: int, setup: GameSetup, player: str, status) -> None:
-    """Read the player's photo at whatever size it shows, and put it where it belongs.
-
-    The size is found from the photo. A 7×7 kingdom in a two-player 5×5 game switches the game to
-    Mighty Duel (with a notice and an undo) unless the user chose 5×5 themselves; otherwise a
-    size that does not match the game is explained, and the corners can be tapped instead.
-    """
+    """Read the player's photo at whatever size it shows, and put it where it belongs."""
     current = state.photo(slot)
-    size = setup.size
     try:
-        reading = _photo_reader()(current.image)
+        # A kingdom from the whole table's photo is read again inside its own corners.
+        corners = None if current.corners is None else [list(p) for p in current.corners]
+        reading = _photo_reader()(current.image, corners=corners)
     except Exception as err:  # noqa: BLE001 - the user gets a message, never a traceback
         # Every vision error is a ValueError that says what went wrong in words; anything
         # else is our bug, still reported as a message with a way forward.
@@ -172,18 +168,34 @@ def _read_slot_photo(slot: int, setup: GameSetup, player: str, status) -> None:
         else:
             message = f"something unexpected went wrong ({type(err).__name__}: {err})"
         status.update(label="Could not read the photo", state="error")
-        _failed(slot, size, current, message)
+        _failed(slot, setup.size, current, message)
         return
+    switched = place_reading(slot, setup, player, current, reading)
+    status.update(
+        label=f"Read {escape_markdown(player)}'s kingdom from {escape_markdown(current.name)}",
+        state="complete",
+    )
+    if switched:
+        st.rerun()  # the setup above is already drawn: switch it at the top of the next run
+
+
+def place_reading(
+    slot: int, setup: GameSetup, player: str, current: state.SlotPhoto, reading
+) -> bool:
+    """Put a reading in the player's editor at the size the photo shows; True when the game is
+    to switch to 7×7 (done by the setup at the top of the next run).
+
+    A 7×7 kingdom in a two-player 5×5 game switches the game to Mighty Duel (with a notice and
+    an undo) unless the user chose 5×5 themselves; otherwise a size that does not match the game
+    is explained, and the corners can be tapped instead.
+    """
+    size = setup.size
     if reading.size == size:
         _accept(slot, size, current, reading)
     elif reading.size == 7 and size_can_follow(setup):
         _accept(slot, 7, current, reading)
         request_size_switch(7, f"{escape_markdown(player)}'s photo shows a 7×7 kingdom")
-        status.update(
-            label=f"Read {escape_markdown(player)}'s kingdom from {escape_markdown(current.name)}",
-            state="complete",
-        )
-        st.rerun()  # the setup above is already drawn: switch it at the top of the next run
+        return True
     elif reading.size == 7:
         if len(setup.players) != 2:
             why = (
@@ -201,10 +213,7 @@ def _read_slot_photo(slot: int, setup: GameSetup, player: str, status) -> None:
             "it shows a 5×5 kingdom, but this game is 7×7 Mighty Duel; choose 5×5 in the game "
             "setup, or tap the 7×7 kingdom's four corners below",
         )
-    status.update(
-        label=f"Read {escape_markdown(player)}'s kingdom from {escape_markdown(current.name)}",
-        state="complete",
-    )
+    return False
 
 
 def _failed(slot: int, size: int, current: state.SlotPhoto, message: str) -> None:

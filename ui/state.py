@@ -39,6 +39,8 @@ class SlotPhoto:
     id: str  # new for every photo taken, uploaded or chosen
     name: str  # the file name, or "camera photo"
     image: np.ndarray | None  # BGR (about 1600 px); None if the file was not an image
+    # The kingdom's corners when the photo is of the whole table (read inside them); else None.
+    corners: tuple[tuple[float, float], ...] | None = None
 
 
 @dataclass

@@ -138,6 +138,24 @@ def browser() -> Iterator:
         browser.close()
 
 
+# The two screens every issue-10 test runs on: a desktop window and a 390×844 phone.
+DEVICES = {
+    "desktop": {"viewport": {"width": 1000, "height": 1400}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
+
+
+@pytest.fixture(params=list(DEVICES))
+def device_page(request, browser, app_server):
+    """A fresh session on the app, once on a desktop and once on a phone viewport."""
+    context = browser.new_context(**DEVICES[request.param])
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    open_app(page, app_server.url)
+    yield page
+    context.close()
+
+
 @pytest.fixture
 def page(browser, app_server):
     """A fresh browser session (its own Streamlit session) on the app's first page, loaded."""
@@ -213,9 +231,15 @@ def show_player_tab(page, name: str) -> None:
     expect(tab).to_have_attribute("aria-selected", "true")
 
 
-def enter_board_text(page, slot: int, text: str) -> None:
+def enter_board_text(page, slot: int, text: str, size: int = 5) -> None:
+    """Type a board into the text box and press the visible Apply button (as on a phone)."""
     wait_for_app_run(page)
-    box = page.locator(f".st-key-text_5_{slot} textarea")
+    box = page.locator(f".st-key-text_{size}_{slot} textarea")
     box.fill(text)
-    box.press("Control+Enter")  # Streamlit's shortcut to submit a text area
+    page.locator(f".st-key-apply_{slot}").get_by_role("button").click()
     wait_for_app_run(page)
+
+
+def upload_photo(page, slot: int, path) -> None:
+    wait_for_app_run(page)
+    page.locator(f".st-key-upload_{slot} input[type=file]").set_input_files(path)

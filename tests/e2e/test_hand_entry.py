@@ -1,12 +1,13 @@
 """Entering a kingdom by hand in a real browser: tapping cells with a brush, and typing it."""
 
-from tests.app_boards import BOARD_51
+from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
     enter_board_text,
     expect,
     open_app,
     screenshot,
     set_name,
+    show_player_tab,
     total_of,
 )
 
@@ -33,6 +34,9 @@ def test_type_the_board_as_text(page):
     set_name(page, 0, "Anna")
     enter_board_text(page, 0, BOARD_51)
     expect(total_of(page, "Anna")).to_contain_text("51")
+    expect(page.get_by_text("Player 2's kingdom not entered")).to_be_visible()
+    show_player_tab(page, "Player 2")
+    enter_board_text(page, 1, WHEAT_24)
     expect(page.get_by_text("Anna wins this game")).to_be_visible()
     screenshot(page, "hand-entry", top=page.get_by_role("heading", name="Kingdoms"))
 
@@ -49,7 +53,7 @@ def test_on_a_phone_the_upload_button_and_its_camera_hint_come_first(browser, ap
     page = phone.new_page()
     try:
         open_app(page, app_server.url)
-        upload = page.locator(".st-key-upload_5_0")
+        upload = page.locator(".st-key-upload_0")
         expect(upload.get_by_role("button", name="Upload", exact=True)).to_be_visible()
         hint = page.get_by_text("On a phone, this button can open the phone's own camera")
         expect(hint.first).to_be_visible()  # one per player tab; the first tab is shown

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.app_boards import BOARD_51
+from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
     AppServer,
     enter_board_text,
@@ -10,6 +10,7 @@ from tests.e2e.conftest import (
     open_app,
     screenshot,
     set_name,
+    show_player_tab,
     total_of,
 )
 
@@ -29,6 +30,8 @@ def test_saved_game_survives_a_server_restart(browser, own_server):
     set_name(page, 0, "Anna")
     enter_board_text(page, 0, BOARD_51)
     expect(total_of(page, "Anna")).to_contain_text("51")
+    show_player_tab(page, "Player 2")
+    enter_board_text(page, 1, WHEAT_24)
     page.locator(".st-key-save_game button").click()
     expect(page.get_by_text("Saved in the history.")).to_be_visible()
 
@@ -36,7 +39,7 @@ def test_saved_game_survives_a_server_restart(browser, own_server):
     own_server.start()
 
     page.goto(f"{own_server.url}history")
-    entry = page.get_by_text("Anna 51 · Player 2 10 — Anna wins")
+    entry = page.get_by_text("Anna 51 · Player 2 39 — Anna wins")
     expect(entry).to_be_visible(timeout=20_000)
     page.get_by_role("button", name="Open").first.click()
     expect(total_of(page, "Anna")).to_contain_text("51")

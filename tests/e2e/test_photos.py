@@ -7,7 +7,7 @@ from tests.e2e.conftest import enter_board_text, expect, screenshot, set_name, t
 
 
 def upload(page, slot: int, path: Path | None = None, *, name: str = "", data: bytes = b""):
-    chooser = page.locator(f".st-key-upload_5_{slot} input[type=file]")
+    chooser = page.locator(f".st-key-upload_{slot} input[type=file]")
     if path is not None:
         chooser.set_input_files(path)
     else:
@@ -40,7 +40,7 @@ def test_a_corrupt_upload_is_answered_with_a_message(page):
         has_text="Could not read broken.jpg"
     )
     expect(message).to_be_visible(timeout=20_000)
-    expect(message).to_contain_text("by hand")
+    expect(message).to_contain_text("take or export the photo again")
     expect(page.get_by_test_id("stException")).to_have_count(0)
 
 

@@ -1,13 +1,23 @@
 """A share link opened in a new page shows the same result."""
 
-from tests.app_boards import BOARD_51
-from tests.e2e.conftest import enter_board_text, expect, open_app, screenshot, set_name, total_of
+from tests.app_boards import BOARD_51, WHEAT_24
+from tests.e2e.conftest import (
+    enter_board_text,
+    expect,
+    open_app,
+    screenshot,
+    set_name,
+    show_player_tab,
+    total_of,
+)
 
 
 def test_share_link_reopens_the_same_result_in_a_new_page(page, browser):
     set_name(page, 0, "Anna")
     enter_board_text(page, 0, BOARD_51)
     expect(total_of(page, "Anna")).to_contain_text("51")
+    show_player_tab(page, "Player 2")
+    enter_board_text(page, 1, WHEAT_24)
     link = page.get_by_test_id("stCode").filter(has_text="?game=")
     expect(link).to_be_visible()
     url = link.inner_text().strip()

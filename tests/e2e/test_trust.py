@@ -1,0 +1,175 @@
+"""A result players can trust at the table (issue 10), in a real browser on a desktop and a phone.
+
+Each test runs twice (``device_page``): a 1000-pixel desktop window and a 390×844 touch phone.
+"""
+
+import re
+
+import cv2
+import pytest
+
+from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
+from tests.e2e.conftest import (
+    enter_board_text,
+    expect,
+    set_name,
+    show_player_tab,
+    total_of,
+    upload_photo,
+    wait_for_app_run,
+)
+
+DUEL = "7×7 Mighty Duel (2 players)"
+CLASSIC = "5×5 classic"
+
+
+def alert(page, kind: str, text: str):
+    return page.get_by_test_id(f"stAlertContent{kind}").filter(has_text=text).first
+
+
+@pytest.fixture
+def blurred_photo(tmp_path):
+    """aau-board-1 blurred so that the reader flags some cells."""
+    image = cv2.GaussianBlur(cv2.imread(str(SAMPLES / "aau-board-1.jpg")), (0, 0), 7)
+    path = tmp_path / "blurred.png"
+    cv2.imwrite(str(path), image)
+    return path
+
+
+@pytest.fixture
+def game1(shared_dir):
+    return shared_dir / "datasets/photos/game1.jpg"
+
+
+# 1. No winner while a cell is flagged; 3. missing kingdoms take no place ------------------------
+
+
+def test_flagged_cells_keep_the_result_provisional_until_confirmed(device_page, blurred_photo):
+    page = device_page
+    set_name(page, 0, "Anna")
+    upload_photo(page, 0, blurred_photo)
+    provisional = alert(page, "Warning", "Provisional:")
+    expect(provisional).to_contain_text("of Anna's kingdom to check", timeout=30_000)
+    expect(provisional).to_contain_text("Player 2's kingdom not entered")
+    show_player_tab(page, "Player 2")
+    enter_board_text(page, 1, WHEAT_24)
+    expect(provisional).not_to_contain_text("not entered")
+    expect(page.get_by_text("wins this game")).to_have_count(0)
+
+    show_player_tab(page, "Anna")
+    page.locator(".st-key-accept_0").get_by_role("button").click()  # "these cells are right"
+    expect(page.get_by_text(re.compile("wins this game|share first place"))).to_be_visible()
+    expect(alert(page, "Warning", "Provisional:")).to_have_count(0)
+
+
+def test_a_player_not_entered_scores_nothing(device_page):
+    page = device_page
+    set_name(page, 0, "Anna")
+    enter_board_text(page, 0, BOARD_51)
+    expect(total_of(page, "Anna")).to_contain_text("51")
+    expect(alert(page, "Warning", "Provisional:")).to_contain_text("Player 2's kingdom not entered")
+    expect(total_of(page, "Player 2")).to_have_count(0)
+    expect(page.get_by_text("wins this game")).to_have_count(0)
+
+
+# 2. The size follows the photo; 9. 7×7 is for two ---------------------------------------------
+
+
+def test_a_7x7_photo_in_the_default_setup_scores_136_and_can_be_undone(device_page, game1):
+    page = device_page
+    upload_photo(page, 0, game1)
+    expect(total_of(page, "Player 1")).to_contain_text("136", timeout=30_000)
+    expect(page.get_by_role("radio", name=DUEL)).to_be_checked()
+    expect(alert(page, "Info", "now 7×7 Mighty Duel")).to_be_visible()
+    page.locator(".st-key-undo_size").get_by_role("button").click()
+    expect(page.get_by_role("radio", name=CLASSIC)).to_be_checked()
+    expect(alert(page, "Error", "shows a 7×7 kingdom")).to_be_visible(timeout=30_000)
+    expect(total_of(page, "Player 1")).to_have_count(0)  # no wrong 5×5 kingdom scored
+
+
+def test_with_three_players_7x7_is_disabled_with_the_reason(device_page):
+    page = device_page
+    page.locator(".st-key-setup_count").get_by_text("3", exact=True).click()
+    expect(page.get_by_role("radio", name=DUEL)).to_be_disabled()
+    expect(page.get_by_text("7×7 Mighty Duel is for two players")).to_be_visible()
+    expect(page.get_by_role("tab", name="Player 3", exact=True)).to_be_visible()
+
+
+# 4. Nothing lost on a reload --------------------------------------------------------------------
+
+
+def test_a_reload_keeps_the_game(device_page):
+    page = device_page
+    set_name(page, 0, "Anna")
+    enter_board_text(page, 0, BOARD_51)
+    expect(total_of(page, "Anna")).to_contain_text("51")
+    wait_for_app_run(page)
+    expect(page).to_have_url(re.compile(r"\?draft="))
+    page.reload()
+    expect(page.locator(".st-key-setup_name_0 input")).to_have_value("Anna", timeout=20_000)
+    expect(total_of(page, "Anna")).to_contain_text("51")
+    expect(page.locator(".st-key-text_5_0 textarea")).to_have_value(BOARD_51)
+
+
+# 5. The text box: empty, an example, an Apply button that works without a keyboard shortcut ----
+
+
+def test_the_text_box_starts_empty_and_applies_with_the_button(device_page):
+    page = device_page
+    box = page.locator(".st-key-text_5_0 textarea")
+    expect(box).to_have_value("")
+    expect(box).to_have_attribute("placeholder", re.compile("for example"))
+    box.fill(BOARD_51)
+    expect(page.locator(".st-key-text_5_0").get_by_text("Ctrl+Enter")).to_be_hidden()
+    page.locator(".st-key-apply_0").get_by_role("button").click()
+    expect(total_of(page, "Player 1")).to_contain_text("51")
+
+
+def test_a_text_error_shows_beside_the_board(device_page):
+    page = device_page
+    enter_board_text(page, 0, BOARD_51.replace("S2", "X2"))
+    message = alert(page, "Error", "row 4, column 2: unknown token")
+    expect(message).to_be_visible()
+    # Beside the picture: in the editor's column, above the text box.
+    assert message.bounding_box()["y"] < page.locator(".st-key-text_5_0").bounding_box()["y"]
+
+
+# 6. The castle moves by tapping ---------------------------------------------------------------
+
+
+def test_tapping_the_castle_then_a_cell_moves_it(device_page):
+    page = device_page
+    picture = page.frame_locator(".st-key-tap_5_0 iframe").locator("img")
+    expect(picture).to_be_visible()
+    cell = picture.bounding_box()["width"] / 5
+    picture.click(position={"x": cell * 2.5, "y": cell * 2.5})  # the castle
+    expect(alert(page, "Info", "tap the cell where the castle belongs")).to_be_visible()
+    picture.click(position={"x": cell * 0.5, "y": cell * 0.5})
+    expect(page.locator(".st-key-text_5_0 textarea")).to_have_value(
+        "C . . . .\n. . . . .\n. . W0 . .\n. . . . .\n. . . . .\n"
+    )
+
+
+# 7. Segmented controls cannot be emptied; 8. the brush offers possible crowns only -------------
+
+
+def test_tapping_the_chosen_source_again_keeps_the_uploader(device_page):
+    page = device_page
+    photo = page.locator(".st-key-source_0").get_by_role("radio").first  # "Photo", chosen
+    uploader = page.locator(".st-key-upload_0")
+    expect(uploader).to_be_visible()
+    expect(photo).to_have_attribute("aria-checked", "true")
+    photo.click()
+    wait_for_app_run(page)
+    expect(photo).to_have_attribute("aria-checked", "true")
+    expect(uploader).to_be_visible()
+
+
+def test_the_brush_offers_only_possible_crowns(device_page):
+    page = device_page
+    brush = page.locator(".st-key-brush_terrain_0")
+    brush.get_by_text("Mine", exact=True).click()
+    expect(page.locator(".st-key-brush_crowns_0").get_by_role("radio")).to_have_count(4)
+    brush.get_by_text("Wheat", exact=True).click()
+    expect(page.locator(".st-key-brush_crowns_0").get_by_role("radio")).to_have_count(2)
+    expect(page.get_by_text("Wheat carries at most 1 crown").first).to_be_visible()
