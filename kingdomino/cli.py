@@ -2,9 +2,13 @@
 
     kingdomino score FILE... [--json] [--no-middle-kingdom] [--no-harmony]
     kingdomino rank NAME=FILE... [--json] [--no-middle-kingdom] [--no-harmony]
-    kingdomino read IMAGE... [--size 5|7] [--corners X1,Y1,...,X4,Y4] [--json]
+    kingdomino rank --photo PHOTO NAME... [--json]
+    kingdomino read IMAGE... [--size 5|7] [--corners X1,Y1,...,X4,Y4] [--kingdoms one|all] [--json]
 
 ``score`` also takes photos and straightened board images (``--size``, ``--corners`` as ``read``).
+``--kingdoms all`` reads every complete kingdom in a photo (numbered left to right, then top to
+bottom); kingdoms cut by the photo's edge are named in a warning and not scored. ``rank --photo``
+gives the photo's kingdoms to the players in that order.
 
 ``-`` reads standard input. Exit status 0 when every input was scored, 2 when some input was bad
 (a one-line message on stderr per bad input; the good ones are still scored).
@@ -186,9 +190,14 @@ def _score_text(name: str, loaded: LoadedInput, score: Score) -> str:
 def _cmd_score(args: argparse.Namespace) -> int:
     rules = Rules(middle_kingdom=not args.no_middle_kingdom, harmony=not args.no_harmony)
     status = EXIT_OK
+    if _corners_with_all(args):
+        return EXIT_BAD_INPUT
     for path in args.files:
         name = "<stdin>" if path == "-" else path
         try:
+            if args.kingdoms == "all" and _is_image_file(path):
+                _score_table(name, _read_table(path, args.size), rules, args.json)
+                continue
             loaded = load_input(path, size=args.size, corners=args.corners)
         except InputError as err:
             _error(str(err))
@@ -202,6 +211,58 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return status
 
 
+def _corners_with_all(args: argparse.Namespace) -> bool:
+    """--corners locate one kingdom: with --kingdoms all it is an error (said on stderr)."""
+    if args.kingdoms == "all" and args.corners is not None:
+        _error("--corners gives one kingdom's corners: leave out --kingdoms all, or the corners")
+        return True
+    return False
+
+
+def _score_table(name: str, table: Any, rules: Rules, as_json: bool) -> None:
+    """Score every kingdom of a ``vision.pipeline.TableReading``: one JSON line (or block) each."""
+    not_scored = [f"not scored: {sentence}" for sentence in table.cut_off]
+    for number, reading in enumerate(table.kingdoms, start=1):
+        loaded = LoadedInput(reading.board, reading)
+        score = score_board(loaded.board, rules)
+        if as_json:
+            fields = _kingdom_fields(number, reading, table.photo_scale)
+            result = {**_score_json(name, loaded, score), **fields}
+            result["warnings"] = [*result["warnings"], *not_scored, *table.warnings]
+            print(json.dumps(result), flush=True)
+        else:
+            text = _score_text(f"{name}, kingdom {number}", loaded, score)
+            print(text, end="\n\n", flush=True)
+    if not as_json:
+        for warning in (*not_scored, *table.warnings):
+            print(f"Warning ({name}): {warning}", end="\n\n", flush=True)
+
+
+def _kingdom_fields(number: int, reading: Any, photo_scale: float) -> dict:
+    """``kingdom`` (1, 2, ... in reading order) and its ``corners`` in the photo file's pixels."""
+    corners = reading.location.corners * photo_scale if reading.location is not None else []
+    return {"kingdom": number, "corners": [[round(x, 1), round(y, 1)] for x, y in corners]}
+
+
+def _is_image_file(path: str) -> bool:
+    file = Path(path)
+    if path == "-" or not file.is_file():
+        return False
+    return file.suffix.lower() in IMAGE_SUFFIXES or _starts_like_image(file)
+
+
+def _read_table(path: str, size: int | None) -> Any:
+    """vision's reading of every complete kingdom in the photo at ``path``."""
+    try:
+        from vision.pipeline import read_table
+    except ImportError as err:
+        raise InputError(f"{path}: reading images needs the vision package ({err})") from None
+    try:
+        return read_table(path, size=size)
+    except Exception as err:  # vision's own errors; the CLI must never show a traceback
+        raise InputError(f"{path}: cannot read the image ({_vision_message(err)})") from None
+
+
 # ---- rank ----------------------------------------------------------------------------------
 
 
@@ -210,7 +271,13 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     status = EXIT_OK
     scores: dict[str, Score] = {}
     files: dict[str, str] = {}
-    for argument in args.players:
+    if args.photo is not None:
+        try:
+            scores, files = _scores_from_photo(args.photo, args.players, rules)
+        except InputError as err:
+            _error(str(err))
+            return EXIT_BAD_INPUT
+    for argument in [] if args.photo is not None else args.players:
         name, sep, path = argument.partition("=")
         name = name.strip()
         if not sep or not name or not path:
@@ -271,18 +338,49 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     return status
 
 
+def _scores_from_photo(
+    photo: str, names: list[str], rules: Rules
+) -> tuple[dict[str, Score], dict[str, str]]:
+    """The photo's complete kingdoms, given to ``names`` in reading order (left to right)."""
+    names = [name.strip() for name in names]
+    if any(not name or "=" in name for name in names):
+        raise InputError("with --photo, give only the players' names, in the kingdoms' order")
+    if len(set(names)) != len(names):
+        raise InputError("with --photo, each player's name must differ")
+    if not _is_image_file(photo):
+        raise InputError(f"{photo}: no such photo (--photo takes an image file)")
+    table = _read_table(photo, None)
+    if len(table.kingdoms) != len(names):
+        cut = f" ({'; '.join(table.cut_off)})" if table.cut_off else ""
+        raise InputError(
+            f"{photo}: {len(table.kingdoms)} complete kingdom(s) found{cut} but"
+            f" {len(names)} names given; give one name per kingdom, left to right"
+        )
+    scores, files = {}, {}
+    for number, (name, reading) in enumerate(zip(names, table.kingdoms, strict=True), start=1):
+        scores[name] = score_board(reading.board, rules)
+        files[name] = f"{photo}#kingdom{number}"
+    return scores, files
+
+
 # ---- read (images only) --------------------------------------------------------------------
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
     """Print what vision reads in each image: the board text, then the cells to double-check."""
     status = EXIT_OK
+    if _corners_with_all(args):
+        return EXIT_BAD_INPUT
     for path in args.images:
         try:
             if not Path(path).exists():
                 raise InputError(f"{path}: no such file")
             if not Path(path).is_file():
                 raise InputError(f"{path}: {NOT_REGULAR}")
+            if args.kingdoms == "all":
+                table = _read_table(path, args.size)
+                _print_table(path, table, args.json)
+                continue
             reading = _read_image_with_size(path, args.size, args.corners)
         except InputError as err:
             _error(str(err))
@@ -307,6 +405,25 @@ def _cmd_read(args: argparse.Namespace) -> int:
         lines += [f"  Warning: {warning}" for warning in reading.warnings]
         print("\n".join(lines), end="\n\n", flush=True)
     return status
+
+
+def _print_table(path: str, table: Any, as_json: bool) -> None:
+    """``read --kingdoms all``: each kingdom's board (or JSON line), then the cut-off ones."""
+    not_scored = [f"not read: {sentence}" for sentence in table.cut_off]
+    for number, reading in enumerate(table.kingdoms, start=1):
+        if as_json:
+            fields = _kingdom_fields(number, reading, table.photo_scale)
+            result = {**reading.to_json(), "file": path, **fields}
+            result["warnings"] = [*result["warnings"], *not_scored, *table.warnings]
+            print(json.dumps(result), flush=True)
+            continue
+        lines = [f"{path}, kingdom {number} ({reading.size}×{reading.size})"]
+        lines += [f"    {row}" for row in reading.board.rows_text()]
+        lines += [f"  Warning: {warning}" for warning in reading.warnings]
+        print("\n".join(lines), end="\n\n", flush=True)
+    if not as_json:
+        for warning in (*not_scored, *table.warnings):
+            print(f"Warning ({path}): {warning}", end="\n\n", flush=True)
 
 
 def _read_image_with_size(path: str, size: int | None, corners: Any = None) -> Any:
@@ -352,6 +469,12 @@ def _parser() -> argparse.ArgumentParser:
 
     def add_image_options(command: argparse.ArgumentParser) -> None:
         command.add_argument(
+            "--kingdoms",
+            choices=("one", "all"),
+            default="one",
+            help="photos: the largest kingdom (one, default) or every complete kingdom (all)",
+        )
+        command.add_argument(
             "--size", type=int, choices=(5, 7), help="cells per side of photos (default: found)"
         )
         command.add_argument(
@@ -368,7 +491,15 @@ def _parser() -> argparse.ArgumentParser:
     score.set_defaults(run=_cmd_score)
 
     rank = commands.add_parser("rank", help="rank 2-4 players of one game", **layout)
-    rank.add_argument("players", nargs="+", metavar="NAME=FILE", help="a player and their board")
+    rank.add_argument(
+        "players",
+        nargs="+",
+        metavar="NAME=FILE",
+        help="a player and their board (with --photo: only the names, left to right)",
+    )
+    rank.add_argument(
+        "--photo", metavar="PHOTO", help="one photo of every kingdom: given to the names in order"
+    )
     add_rules(rank)
     rank.set_defaults(run=_cmd_rank)
 

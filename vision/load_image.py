@@ -104,6 +104,20 @@ def load_image(
     return np.ascontiguousarray(rgb[:, :, ::-1])
 
 
+def upright_size(source: str | os.PathLike | bytes | bytearray) -> tuple[int, int]:
+    """(width, height) of the photo as shown (EXIF orientation applied), from its header only."""
+    data = _read_bytes(source)
+    if data[4:12] in _HEIF_BRANDS:
+        _register_heif()
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+            turned = image.getexif().get(0x0112, 1) in (5, 6, 7, 8)
+    except (OSError, SyntaxError, ValueError, UnidentifiedImageError) as err:
+        raise ImageError(f"{_describe(source)} is not an image we can read ({err})") from None
+    return (height, width) if turned else (width, height)
+
+
 def _complete_jpeg(data: bytes) -> bool:
     """Whether the last scan of the JPEG is followed by an end-of-image marker.
 

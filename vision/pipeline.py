@@ -3,9 +3,10 @@
     reading = read_image("kingdom.jpg")            # size 5 or 7 found automatically
     reading = read_image(data, size=7)             # bytes from an upload
     reading = read_image(photo, corners=[...])     # the user tapped the four corners
+    table = read_table("table.jpg")                # every complete kingdom in one photo
 
 Stages, one per module:
-    decode (``vision.load_image``) → locate the kingdom (``vision.find_board``) → straighten
+    decode (``vision.load_image``) → locate the kingdom(s) (``vision.find``) → straighten
     (``vision.rectify``) → read the cells (``vision.cells``).
 """
 
@@ -21,13 +22,14 @@ import numpy as np
 from scoring.board import SIZES, Board
 from vision.cells import CellReadings, read_board_image
 from vision.corners import check_corners
-from vision.find import BoardLocation, centre_on_castle, find_board
-from vision.load_image import ImageError, load_image
+from vision.find import BoardLocation, NoBoardFound, centre_on_castle, find_board
+from vision.find.search import find_kingdoms
+from vision.load_image import ImageError, load_image, upright_size
 from vision.rectify import straighten
 
 ImageSource = str | Path | bytes | bytearray | np.ndarray
 
-__all__ = ["ImageError", "Reading", "read_image"]
+__all__ = ["ImageError", "NoBoardFound", "Reading", "TableReading", "read_image", "read_table"]
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,13 @@ def read_image(
     # user reads them off the photo), so that image is not reduced.
     image = decode(source, full_resolution=corners is not None)
     location = locate(image, size, corners)
+    return _read_at(source, image, location, size)
+
+
+def _read_at(
+    source: ImageSource, image: np.ndarray, location: BoardLocation | None, size: int | None
+) -> Reading:
+    """Straighten ``image`` at ``location`` (None: it is the board) and read its cells."""
     if location is None:
         board_image, warnings = image, ()
     else:
@@ -134,3 +143,42 @@ def read_image(
     except ValueError as err:
         raise ImageError(f"{describe(source)}: {err}") from None
     return Reading(describe(source), board_image, cells, warnings, location)
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """Every complete kingdom in one photo of the table, each read on its own.
+
+    ``image`` is the decoded photo (BGR) that every kingdom's ``location.corners`` refer to.
+    ``kingdoms`` are numbered 1, 2, ... in this order: left to right, then top to bottom.
+    ``cut_off``: one sentence per kingdom cut by the photo's edge (not read, not scored).
+    ``photo_scale``: the photo file's own pixels per pixel of ``image`` (files are decoded
+    reduced); multiply corners by it to point into the file.
+    """
+
+    source: str
+    image: np.ndarray
+    kingdoms: tuple[Reading, ...]
+    cut_off: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    photo_scale: float = 1.0
+
+
+def read_table(source: ImageSource, size: int | None = None) -> TableReading:
+    """Read every complete kingdom in a photo. ``size`` forces 5 or 7 on all of them (otherwise
+    each kingdom gets its own 5×5/7×7 decision).
+
+    Raises ``NoBoardFound`` ("no kingdom found: ...") when no complete kingdom is seen, and
+    ``ImageError`` for anything that is not a readable image.
+    """
+    if size is not None and size not in SIZES:
+        raise ValueError(f"size must be 5 or 7, got {size!r}")
+    image = decode(source)
+    photo_scale = 1.0
+    if not isinstance(source, np.ndarray):
+        photo_scale = upright_size(source)[0] / image.shape[1]
+    found = find_kingdoms(image, size)
+    kingdoms = tuple(_read_at(source, image, location, size) for location in found.kingdoms)
+    return TableReading(
+        describe(source), image, kingdoms, found.cut_off, found.warnings, photo_scale
+    )

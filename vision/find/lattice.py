@@ -148,8 +148,9 @@ SEARCH_LONG_SIDE = 256  # size of the straightened view used to count cells
 
 def fit_lattice(
     small: np.ndarray, mask: np.ndarray, quads: list[np.ndarray], size: int | None
-) -> tuple[np.ndarray, int, tuple[int, int, int, int], tuple[str, ...]]:
-    """The N×N frame's corners in ``small`` pixels, N, the tiles' span in it, and warnings.
+) -> tuple[np.ndarray, int, tuple[int, int, int, int], tuple[str, ...], bool]:
+    """The N×N frame's corners in ``small`` pixels, N, the tiles' span in it, warnings, and
+    whether the tiles overflow the frame (more than N cells in a row: more than one kingdom?).
 
     Of the candidate quadrilaterals, the one whose straightened view shows the clearest lattice
     of tile edges wins, unless the fitted lattice's edges do not hold up (then the next).
@@ -222,7 +223,7 @@ def fit_lattice(
     tile_span = tuple(
         int(np.clip(v, 0, size)) for v in (row0 - top, row1 - top, col0 - left, col1 - left)
     )
-    return frame, size, tile_span, warnings
+    return frame, size, tile_span, warnings, span > size
 
 
 def _count_cells(small: np.ndarray, quad: np.ndarray) -> tuple[int, int, float]:

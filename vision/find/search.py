@@ -190,8 +190,12 @@ def _kingdoms_in_blob(small, model, blob, size):
         fitted = _fit(small, blob, size)
     except NoBoardFound:
         fitted = None
-    if fitted is not None and _blob_in_frame(blob, fitted[0]) >= MIN_BLOB_IN_FRAME:
-        return [fitted]
+    if (
+        fitted is not None
+        and not fitted[5]
+        and _blob_in_frame(blob, fitted[0]) >= MIN_BLOB_IN_FRAME
+    ):
+        return [fitted[:5]]
     # Less than the blob fits one kingdom: neighbours joined into one blob. Take them apart
     # along the table between them, and peel each kingdom found off what is left.
     found = []
@@ -211,7 +215,7 @@ def _peel(small, blob, size, fitted=None):
                 if not found:
                     raise
                 break
-        found.append(fitted)
+        found.append(fitted[:5])
         frame = fitted[0]
         centre = frame.mean(axis=0)
         cv2.fillConvexPoly(blob, np.round(centre + (frame - centre) * 1.1).astype(np.int32), 0)
@@ -223,13 +227,14 @@ def _peel(small, blob, size, fitted=None):
 
 
 def _fit(small, blob, size):
-    frame, n, span, warnings = fit_lattice(small, blob, initial_quads(blob), size)
+    """(frame, size, tile_span, warnings, touches_border, overflow) of the kingdom in ``blob``."""
+    frame, n, span, warnings, overflow = fit_lattice(small, blob, initial_quads(blob), size)
     if not tiles_seen(small, frame, n):
         raise NoBoardFound(
             "no kingdom found: something stands out from the table, but it does not look like"
             " different tiles on a grid; take the photo from above, or tap the kingdom's corners"
         )
-    return frame, n, span, warnings, touches_border(blob)
+    return frame, n, span, warnings, touches_border(blob), overflow
 
 
 def _blob_in_frame(blob: np.ndarray, frame: np.ndarray) -> float:

@@ -1,0 +1,68 @@
+"""find_kingdoms: every complete kingdom in a photo, in reading order; cut-off ones set apart."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.find.conftest import lay, table
+from vision.find import NoBoardFound, find_board
+from vision.find.search import find_kingdoms
+
+
+def _centres(found) -> list[tuple[float, float]]:
+    return [tuple(k.corners.mean(axis=0)) for k in found.kingdoms]
+
+
+def test_three_kingdoms_in_reading_order(aau_board):
+    photo = table(height=1300, width=1700)
+    small = [cv2.resize(aau_board(n), (350, 350), interpolation=cv2.INTER_AREA) for n in (1, 2, 4)]
+    lay(photo, small[0], 900, 150)  # top right
+    lay(photo, small[1], 300, 200)  # top left
+    lay(photo, small[2], 600, 800)  # bottom
+    found = find_kingdoms(photo)
+    assert [k.size for k in found.kingdoms] == [5, 5, 5]
+    centres = _centres(found)
+    # Left to right in the top row, then the bottom row.
+    assert centres[0][0] < 650 and centres[1][0] > 900 and centres[2][1] > 800
+    assert found.cut_off == ()
+
+
+@pytest.mark.parametrize("gap", [35, 70])  # 0.35 and 0.7 of a cell: a few centimetres
+def test_neighbouring_kingdoms_do_not_merge(aau_board, gap):
+    photo = table("wood", 1000, 1600, seed=5)
+    lay(photo, aau_board(4), 200, 250)
+    lay(photo, aau_board(9), 700 + gap, 250)
+    found = find_kingdoms(photo)
+    assert len(found.kingdoms) == 2
+    for location, left in zip(found.kingdoms, (200, 700 + gap), strict=True):
+        assert np.abs(location.corners[:, 0].min() - left) < 20
+        assert location.size == 5
+
+
+def test_a_kingdom_cut_by_the_edge_is_named_not_read(aau_board):
+    photo = table(height=1000, width=1600)
+    lay(photo, aau_board(12), 150, 250)
+    lay(photo, aau_board(20), 1300, 250)  # 3 of its 5 columns are in the photo
+    found = find_kingdoms(photo)
+    assert len(found.kingdoms) == 1 and found.kingdoms[0].corners[:, 0].max() < 700
+    assert len(found.cut_off) == 1 and "at the right" in found.cut_off[0]
+    # Reading one kingdom: the largest complete one, and the warning says what was left out.
+    assert any("cut by the photo's edge" in w for w in find_board(photo).warnings)
+
+
+def test_only_a_cut_kingdom_is_no_kingdom(aau_board):
+    photo = table(height=1000, width=1600)
+    lay(photo, aau_board(20), -200, 250)
+    with pytest.raises(NoBoardFound, match="cut by the photo's edge"):
+        find_kingdoms(photo)
+
+
+def test_size_is_decided_per_kingdom_unless_given(aau_board):
+    photo = table(height=1000, width=1600)
+    lay(photo, cv2.resize(aau_board(5), (400, 400)), 150, 250)
+    lay(photo, cv2.resize(aau_board(8), (400, 400)), 900, 250)
+    assert [k.size for k in find_kingdoms(photo, size=7).kingdoms] == [7, 7]
+    with pytest.raises(ValueError, match="5 or 7"):
+        find_kingdoms(photo, size=6)

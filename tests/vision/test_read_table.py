@@ -1,0 +1,44 @@
+"""vision.pipeline.read_table: the interface the app builds on."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.find import NoBoardFound
+from vision.pipeline import Reading, TableReading, read_table
+
+
+def _labels(path) -> list[str]:
+    return [" ".join(line.split()) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_two_real_photos_side_by_side_read_as_two_kingdoms(shared_dir):
+    photos = shared_dir / "datasets" / "photos"
+    joined = np.hstack([cv2.imread(str(photos / f"{name}.jpg")) for name in ("game1", "game2")])
+    ok, data = cv2.imencode(".jpg", joined, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    reading = read_table(data.tobytes())
+    assert isinstance(reading, TableReading) and dataclasses.is_dataclass(reading)
+    assert reading.source == "the uploaded file" and reading.cut_off == ()
+    assert all(isinstance(k, Reading) for k in reading.kingdoms)
+    grids = [k.board.rows_text() for k in reading.kingdoms]
+    assert grids == [_labels(photos / "game1.txt"), _labels(photos / "game2.txt")]
+    h, w = reading.image.shape[:2]
+    assert reading.photo_scale == pytest.approx(joined.shape[1] / w)
+    for kingdom, half in zip(reading.kingdoms, (0, 1), strict=True):
+        corners = kingdom.location.corners  # in reading.image pixels
+        assert (corners[:, 0] > half * w / 2 - 0.05 * w).all()
+        assert (corners[:, 0] < (half + 1) * w / 2 + 0.05 * w).all()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        reading.kingdoms = ()
+
+
+def test_no_kingdom_is_refused():
+    with pytest.raises(NoBoardFound, match="^no kingdom found"):
+        read_table(np.full((900, 1200, 3), 200, np.uint8))
+    with pytest.raises(ValueError, match="5 or 7"):
+        read_table(np.full((900, 1200, 3), 200, np.uint8), size=4)
