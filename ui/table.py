@@ -34,17 +34,8 @@ class TablePhoto:
     error: str | None = None
 
 
-def available() -> bool:
-    """Whether the vision package reads whole tables (``read_table``)."""
-    import vision.pipeline
-
-    return hasattr(vision.pipeline, "read_table")
-
-
 def table_photo(setup: GameSetup) -> None:
     """The "One photo of the whole table" section, above the players' tabs."""
-    if not available():
-        return
     found: TablePhoto | None = st.session_state.get("table_photo")
     with st.expander("One photo of the whole table", expanded=found is not None):
         upload = st.file_uploader(

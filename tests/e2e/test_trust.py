@@ -173,3 +173,30 @@ def test_the_brush_offers_only_possible_crowns(device_page):
     brush.get_by_text("Wheat", exact=True).click()
     expect(page.locator(".st-key-brush_crowns_0").get_by_role("radio")).to_have_count(2)
     expect(page.get_by_text("Wheat carries at most 1 crown").first).to_be_visible()
+
+
+# A whole table from one photo ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def table_photo(tmp_path_factory):
+    """A synthetic game-night table with two complete kingdoms (lab.tables, seed 1)."""
+    from lab.tables import make_table_scene
+
+    path = tmp_path_factory.mktemp("table") / "table.jpg"
+    cv2.imwrite(str(path), make_table_scene(1).image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path
+
+
+def test_one_photo_of_the_whole_table_fills_every_players_tab(device_page, table_photo):
+    page = device_page
+    page.get_by_text("One photo of the whole table").click()
+    wait_for_app_run(page)
+    page.locator(".st-key-table_upload input[type=file]").set_input_files(table_photo)
+    expect(page.get_by_text("2 kingdoms found, numbered left to right")).to_be_visible(
+        timeout=30_000
+    )
+    expect(page.get_by_text("Kingdom 2 is")).to_be_visible()
+    page.locator(".st-key-table_assign").get_by_role("button").click()
+    expect(total_of(page, "Player 1")).to_be_visible(timeout=20_000)
+    expect(total_of(page, "Player 2")).to_be_attached()  # in the result's second tab
