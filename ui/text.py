@@ -12,14 +12,18 @@ import re
 
 # Every ASCII punctuation mark may be backslash-escaped in (GitHub-flavoured) Markdown; these are
 # the ones that start or end something: emphasis, links, images, code, HTML, headings, lists,
-# tables, LaTeX ($), Streamlit's :colour[...] and :material/icon: directives and bare URLs (the
-# escaped '.' and ':' break "www.x.y" and "https://" autolinks).
+# tables, LaTeX ($) and Streamlit's :colour[...] and :material/icon: directives.
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:&])")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
+# GitHub-flavoured Markdown links bare URLs and e-mail addresses even with their punctuation
+# escaped; an invisible word joiner after their first letter (or the @) breaks the pattern.
+_AUTOLINK = re.compile(r"(?i)[hwmx](?=ttps?:|ww\.|ailto:|mpp:)|@")
+WORD_JOINER = "\u2060"
 
 
 def escape_markdown(text: object) -> str:
-    """``text`` as Markdown that renders exactly as typed, on one line (line breaks become
-    spaces, so a name cannot start a heading or a list)."""
+    """``text`` as Markdown that renders exactly as typed (bare URLs unlinked by an invisible
+    word joiner), on one line: line breaks become spaces, so a name cannot start a heading."""
     one_line = _LINE_BREAKS.sub(" ", str(text))
-    return _SPECIAL.sub(r"\\\1", one_line)
+    unlinked = _AUTOLINK.sub(lambda m: m.group(0) + WORD_JOINER, one_line)
+    return _SPECIAL.sub(r"\\\1", unlinked)

@@ -1,0 +1,39 @@
+"""Hostile player names in a real browser: shown literally, no request to the URL in a name and no
+link disguised as a name (the audit saw 8 requests from one image name)."""
+
+from tests.app_boards import BOARD_51, WHEAT_24
+from tests.e2e.conftest import enter_board_text, expect, total_of, wait_for_app_run
+
+IMAGE_NAME = "![x](http://127.0.0.1:9/t)"  # port 9 (discard): a request would be visible here
+LINK_NAME = "[Ben](https://evil.example)"
+# As shown: an invisible word joiner keeps Markdown from linking the bare URL (ui.text).
+SHOWN_IMAGE = "![x](h\u2060ttp://127.0.0.1:9/t)"
+SHOWN_LINK = "[Ben](h\u2060ttps://evil.example)"
+
+
+def _name(page, slot: int, name: str) -> None:
+    field = page.locator(f".st-key-setup_name_{slot} input")
+    field.fill(name)
+    field.press("Enter")
+    wait_for_app_run(page)
+
+
+def test_names_that_are_markdown_show_literally_and_load_nothing(page):
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    _name(page, 0, IMAGE_NAME)
+    _name(page, 1, LINK_NAME)
+    expect(page.get_by_text(f"{SHOWN_IMAGE}'s kingdom as board text")).to_be_attached()
+    enter_board_text(page, 0, BOARD_51)
+    tab = page.get_by_role("tab", name=SHOWN_LINK, exact=True).first
+    tab.click()  # a label holding a link could not be selected before the URL was unlinked
+    expect(tab).to_have_attribute("aria-selected", "true")
+    enter_board_text(page, 1, WHEAT_24)
+    expect(total_of(page, SHOWN_IMAGE)).to_contain_text("51", timeout=20_000)
+    expect(total_of(page, SHOWN_LINK)).to_be_attached()  # in the second (hidden) result tab
+    winner = page.get_by_role("heading").filter(has_text="wins this game").first
+    expect(winner).to_contain_text(f"{SHOWN_IMAGE} wins this game")
+    expect(page.locator("a[href*='evil.example']")).to_have_count(0)
+    expect(page.locator("a[href*='127.0.0.1:9/']")).to_have_count(0)
+    expect(page.locator("img[src*='127.0.0.1:9/']")).to_have_count(0)
+    assert not [url for url in requests if "127.0.0.1:9/" in url or "evil.example" in url]
