@@ -248,11 +248,7 @@ def _accept(slot: int, size: int, current: state.SlotPhoto, reading) -> None:
     state.set_board(slot, size, reading.board)
     cells = reading.cells
     uncertain = {(int(r), int(c)) for r, c in zip(*cells.uncertain.nonzero(), strict=True)}
-    # Cells that joint decoding changed (issue 12 adds ``corrected``; until then there are none).
-    changed = getattr(cells, "corrected", None)
-    corrected = set()
-    if changed is not None:
-        corrected = {(int(r), int(c)) for r, c in zip(*changed.nonzero(), strict=True)}
+    corrected = {(int(r), int(c)) for r, c in zip(*cells.corrected.nonzero(), strict=True)}
     location = reading.location
     found_in_photo = location is not None and not location.straightened
     state.set_reading(
@@ -265,6 +261,7 @@ def _accept(slot: int, size: int, current: state.SlotPhoto, reading) -> None:
             overlay=grid_preview(current.image, location) if found_in_photo else None,
             uncertain=uncertain,
             corrected=corrected,
+            decoding=cells.decoding,
             warnings=tuple(reading.warnings),
             photo_id=current.id,
         ),
@@ -296,6 +293,8 @@ def _show_reading(slot: int, size: int) -> None:
             straight.image(reading.straightened, channels="BGR", caption="Straightened")
         else:  # the photo was the kingdom already: one picture, not an empty column beside it
             st.image(reading.straightened, channels="BGR", caption="The kingdom as read")
+        if reading.decoding:
+            st.caption(reading.decoding)
     # Outside the expander: its content is redrawn on every tap, and it should stay in view.
     if st.toggle("The grid is wrong: let me tap the corners", key=f"fix_grid_{size}_{slot}"):
         _corner_fallback(slot, size, reading)

@@ -120,13 +120,19 @@ def setup_form() -> GameSetup | None:
         help="Three games in a row; the totals are added up",
         disabled=locked,
     )
+    names = [st.session_state[f"setup_name_{slot}"] for slot in range(count)]
+    unnamed = [slot + 1 for slot, name in enumerate(names) if not str(name).strip()]
+    if unnamed:
+        st.error(f"Player {unnamed[0]} has no name yet: type one in the box above.")
+        return None
     try:
         return GameSetup(
-            players=tuple(st.session_state[f"setup_name_{slot}"] for slot in range(count)),
+            players=tuple(names),
             size=7 if size == DUEL else 5,
             rules=Rules(middle_kingdom=middle_kingdom, harmony=harmony),
             dynasty=dynasty,
         )
     except GameError as err:
-        st.error(escape_markdown(f"Setup: {err}."))
+        text = str(err).rstrip(".")
+        st.error(escape_markdown(f"{text[:1].upper()}{text[1:]}."))  # it says what to change
         return None

@@ -58,6 +58,7 @@ class PhotoReading:
     last_tap: int | None = None  # time of the last corner tap taken, so none is taken twice
     photo_id: str = ""  # the SlotPhoto it was read from
     corrected: set[tuple[int, int]] = field(default_factory=set)  # changed by joint decoding
+    decoding: str = ""  # one sentence on what joint decoding did
 
     @property
     def to_check(self) -> set[tuple[int, int]]:

@@ -235,6 +235,15 @@ def test_the_brush_offers_only_the_crowns_a_terrain_can_carry(app):
     assert not [g for g in app.button_group if g.key == "brush_crowns_0"]
 
 
+def test_cells_changed_by_joint_decoding_are_flagged_like_uncertain_ones():
+    from ui.state import PhotoReading
+
+    found = PhotoReading("x.jpg", None, None, None, uncertain={(0, 0)}, corrected={(1, 2)})
+    assert found.to_check == {(0, 0), (1, 2)}
+    found.checked({(1, 2)})
+    assert found.to_check == {(0, 0)}
+
+
 def test_no_message_says_1_cells():
     from games.results import cells_text
 
@@ -245,8 +254,9 @@ def test_no_message_says_1_cells():
 def test_a_photo_of_the_kingdom_alone_shows_one_picture_not_an_empty_column(app):
     app.button(key="try_sample_0").click().run()
     (saw,) = [e for e in app.expander if "What the app saw" in e.label]
-    # One picture, no empty column beside it.
-    assert [child.type for child in saw.children.values()] == ["image"]
+    # One picture (and the decoding's sentence), no empty column beside it.
+    types = [child.type for child in saw.children.values()]
+    assert [t for t in types if t not in ("caption", "markdown")] == ["image"]
 
 
 def test_the_no_kingdom_message_gives_one_piece_of_advice(app):
