@@ -84,18 +84,23 @@ def provisional_reason(
     ``to_check``: player name → cells of their kingdom the photo reader was unsure of.
     """
     current = result.rounds[-1]
-    parts = [
+    flagged = [
         f"{cells_text(cells)} of {name}'s kingdom to check"
         for name, cells in (to_check or {}).items()
         if cells
     ]
-    parts += [f"{name}'s kingdom not entered" for name in current.missing]
-    if not parts:
+    missing = [f"{name}'s kingdom not entered" for name in current.missing]
+    if not flagged and not missing:
         return None
-    return (
-        f"Provisional: {'; '.join(parts)}. Fix or confirm them in the Kingdoms section above: "
-        "the winner shows once every kingdom is in and checked."
-    )
+    if not flagged:
+        advice = "enter it above: the winner shows once every kingdom is in"
+    elif not missing:
+        advice = "fix or confirm them above: the winner shows once every cell is checked"
+    else:
+        advice = "enter and check them above: the winner shows once every kingdom is in and checked"
+    if len(missing) > 1:
+        advice = advice.replace("enter it", "enter them")
+    return f"Provisional: {'; '.join(flagged + missing)}. {advice[:1].upper()}{advice[1:]}."
 
 
 def ranking_to_dict(ranking: Ranking | None) -> dict:

@@ -40,7 +40,10 @@ def test_a_kingdom_not_entered_scores_nothing_and_takes_no_place():
     assert game.ranking is None  # one kingdom is not a ranking
     assert game.missing == ("Ben", "Cleo")
     reason = provisional_reason(result)
-    assert reason.startswith("Provisional: Ben's kingdom not entered; Cleo's kingdom not entered.")
+    assert reason == (
+        "Provisional: Ben's kingdom not entered; Cleo's kingdom not entered. Enter them above: "
+        "the winner shows once every kingdom is in."
+    )
 
 
 def test_flagged_cells_make_the_result_provisional_and_are_named():
@@ -49,6 +52,7 @@ def test_flagged_cells_make_the_result_provisional_and_are_named():
     assert reason.startswith(
         "Provisional: 2 cells (row 1, column 2 and row 4, column 3) of Anna's kingdom to check."
     )
+    assert reason.endswith("Fix or confirm them above: the winner shows once every cell is checked.")
     one = provisional_reason(result, {"Ben": {(2, 1)}})
     assert "1 cell (row 3, column 2) of Ben's kingdom" in one
 
