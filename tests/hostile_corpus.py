@@ -355,6 +355,9 @@ def app_cases(folder: Path) -> list[tuple[str, str, Callable[[], str]]]:
         ":red[Anna]",
         "$x^2$",
         "# Anna",
+        "https://evil.example",
+        "ben@evil.example",
+        "www.evil.example",
         "Anna\\",
     ):
         cases.append(("app player names", name, name_case(name)))
