@@ -205,3 +205,34 @@ def test_a_history_entry_that_cannot_be_opened_says_so(tmp_path, monkeypatch):
     next(b for b in at.button if b.key.startswith("open_")).click().run()
     assert not at.exception
     assert any(re.search(r"Saved game \d+ cannot be opened", e.value) for e in at.error)
+
+
+# ---- photos without a kingdom: a message, never a board --------------------------------------
+
+
+def _no_kingdom_photos() -> dict[str, bytes]:
+    import cv2
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    wood = np.zeros((1200, 1600, 3), np.uint8)
+    wood[:] = (60, 110, 170)
+    wood = np.clip(wood + (np.sin(np.arange(1600) / 7) * 12)[None, :, None], 0, 255)
+    images = {
+        "blank.png": np.full((1200, 1600, 3), 255, np.uint8),
+        "one-colour.jpg": np.full((3000, 3000, 3), (40, 160, 90), np.uint8),
+        "noise.png": rng.integers(0, 256, (900, 1200, 3), dtype=np.uint8),
+        "plain-wood.jpg": wood.astype(np.uint8),
+    }
+    return {name: cv2.imencode(name[-4:], image)[1].tobytes() for name, image in images.items()}
+
+
+@pytest.mark.parametrize("name", sorted(_no_kingdom_photos()))
+def test_a_photo_without_a_kingdom_is_a_message_not_a_board(tmp_path, monkeypatch, name):
+    at = _app(tmp_path, monkeypatch)
+    (uploader, *_) = at.get("file_uploader")
+    uploader.upload(name, _no_kingdom_photos()[name], "image/jpeg").run()
+    assert not at.exception
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert any(f"Could not read {name}: no kingdom found" in e for e in errors), errors
+    assert not at.metric  # no total: not even a castle-only kingdom
