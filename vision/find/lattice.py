@@ -29,6 +29,9 @@ _OPPONENT = np.array(
 )
 
 
+_SUM = np.ones((1, 3), np.float32)  # cv2.transform sums channels far faster than numpy
+
+
 def opponent_colour(bgr: np.ndarray) -> np.ndarray:
     """(H, W, 3) float32 brightness, red-green and yellow-blue of a BGR uint8 image."""
     return cv2.transform(bgr.astype(np.float32), _OPPONENT)
@@ -37,9 +40,9 @@ def opponent_colour(bgr: np.ndarray) -> np.ndarray:
 def gradient_images(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Absolute x and y colour gradients (summed over opponent channels), float32."""
     colour = opponent_colour(bgr)
-    gx = np.abs(cv2.Sobel(colour, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
-    gy = np.abs(cv2.Sobel(colour, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
-    return gx, gy
+    gx = cv2.transform(np.abs(cv2.Sobel(colour, cv2.CV_32F, 1, 0, ksize=3)), _SUM)
+    gy = cv2.transform(np.abs(cv2.Sobel(colour, cv2.CV_32F, 0, 1, ksize=3)), _SUM)
+    return gx.reshape(bgr.shape[:2]), gy.reshape(bgr.shape[:2])
 
 
 def _lattice_contrast(profile: np.ndarray, cells: int) -> float:
@@ -349,33 +352,41 @@ def _lattice_edges(
     trim = int(round(0.2 * P))  # the segment's ends: corners where four tiles meet are noisy
     for vertical, grad, lines, bands in (
         (True, gx, cells_x, cells_y),
-        (False, gy, cells_y, cells_x),
+        (False, gy.T, cells_y, cells_x),
     ):
+        # Rows of ``grad`` run along the lines: sum each cell's stretch of every column at once.
+        stretch = grad[margin : margin + bands * P].reshape(bands, P, -1)[:, trim : P - trim]
+        sums = stretch.sum(axis=1)  # (bands, across)
         for i in range(1, lines) if inner_only else range(lines + 1):
             centre = margin + i * P
+            found = _peaks(sums[:, centre - half : centre + half + 1])
             for j in range(bands):
                 lo, hi = margin + j * P + trim, margin + (j + 1) * P - trim
-                if vertical:
-                    strip = grad[lo:hi, centre - half : centre + half + 1].sum(axis=0)
-                else:
-                    strip = grad[centre - half : centre + half + 1, lo:hi].sum(axis=1)
-                yield vertical, centre, (lo + hi) / 2, _peak(strip)
+                yield vertical, centre, (lo + hi) / 2, found[j]
 
 
-def _peak(strip: np.ndarray) -> tuple[float, float] | None:
-    """Sub-pixel position of the strongest peak in ``strip`` and how much it stands out."""
-    if len(strip) < 5:
-        return None
-    strip = np.convolve(strip, [0.25, 0.5, 0.25], mode="same")
-    k = int(np.argmax(strip[1:-1])) + 1
-    base = float(np.median(strip)) + 1e-6
-    strength = strip[k] / base
-    if strength < 1.4:
-        return None
-    left, mid, right = strip[k - 1], strip[k], strip[k + 1]
+def _peaks(strips: np.ndarray) -> list[tuple[float, float] | None]:
+    """Per row of ``strips``: sub-pixel position of its strongest peak and how much it stands
+    out (None when under 1.4 times the row's median)."""
+    count, length = strips.shape
+    if length < 5:
+        return [None] * count
+    smooth = 0.5 * strips
+    smooth[:, 1:] += 0.25 * strips[:, :-1]
+    smooth[:, :-1] += 0.25 * strips[:, 1:]
+    k = np.argmax(smooth[:, 1:-1], axis=1) + 1
+    rows = np.arange(count)
+    base = np.median(smooth, axis=1) + 1e-6
+    left, mid, right = smooth[rows, k - 1], smooth[rows, k], smooth[rows, k + 1]
+    strength = mid / base
     denom = left - 2 * mid + right
-    shift = 0.5 * (left - right) / denom if denom < 0 else 0.0
-    return k + float(np.clip(shift, -0.5, 0.5)), min(float(strength), 4.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        shift = np.where(denom < 0, 0.5 * (left - right) / denom, 0.0)
+    shift = np.clip(shift, -0.5, 0.5)
+    return [
+        (float(k[r] + shift[r]), min(float(strength[r]), 4.0)) if strength[r] >= 1.4 else None
+        for r in range(count)
+    ]
 
 
 def _tile_cells(mask: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int) -> np.ndarray:

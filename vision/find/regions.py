@@ -102,7 +102,7 @@ def _straightest_sides(quad: np.ndarray, contour: np.ndarray) -> np.ndarray | No
     """A third candidate for ragged kingdoms seen at a slant: along each side of ``quad``, the
     straight line that most outline points follow (RANSAC), which is a row of tile edges even
     when that row is short or set back; the lattice fit adds any row outside it later."""
-    rng = np.random.default_rng(0)
+    draws = _scattered(150 * 2 * 4).reshape(4, 150, 2)
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -113,25 +113,35 @@ def _straightest_sides(quad: np.ndarray, contour: np.ndarray) -> np.ndarray | No
         near = contour[np.abs(depth) < 0.3 * length]
         if len(near) < 20:
             return None
+        # 150 chords between scattered outline points, all at once (a pair of one point is
+        # zero-length and dropped below).
+        pairs = (draws[i] * len(near)).astype(int)
+        p, q = near[pairs[:, 0]], near[pairs[:, 1]]
+        chord = q - p
+        norm = np.linalg.norm(chord, axis=1)
+        chord = chord / np.maximum(norm, 1e-9)[:, None]
+        usable = (norm >= 0.1 * length) & (np.abs(chord @ direction) >= np.cos(np.radians(25)))
         best_inliers, best_count = None, 0
-        for _ in range(150):
-            p, q = near[rng.choice(len(near), 2, replace=False)]
-            chord = q - p
-            if np.linalg.norm(chord) < 0.1 * length:
-                continue
-            chord /= np.linalg.norm(chord)
-            if abs(chord @ direction) < np.cos(np.radians(25)):
-                continue
-            across = np.abs((near - p) @ np.array([-chord[1], chord[0]]))
-            inliers = across < 1.5
-            if inliers.sum() > best_count:
-                best_inliers, best_count = inliers, int(inliers.sum())
+        if usable.any():
+            p, chord = p[usable], chord[usable]
+            normals = np.stack([-chord[:, 1], chord[:, 0]], axis=1)  # (k, 2)
+            across = np.abs(near @ normals.T - (p * normals).sum(axis=1))  # (points, k)
+            counts = (across < 1.5).sum(axis=0)
+            best = int(np.argmax(counts))  # the first of equals, as the loop kept
+            best_inliers, best_count = across[:, best] < 1.5, int(counts[best])
         if best_inliers is None or best_count < 0.1 * length:
             return None
         vx, vy, x0, y0 = cv2.fitLine(near[best_inliers], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     corners = [_intersect(*lines[i - 1], *lines[i], fallback=quad[i]) for i in range(4)]
     return order_corners(np.array(corners))
+
+
+def _scattered(count: int) -> np.ndarray:
+    """``count`` fixed numbers in [0, 1) that look random (a hash of their index): RANSAC's
+    draws without numpy.random, whose import costs more than the search."""
+    values = np.sin(np.arange(1, count + 1) * 12.9898) * 43758.5453
+    return values - np.floor(values)
 
 
 def _refit_sides(quad: np.ndarray, contour: np.ndarray, tolerance: float) -> np.ndarray:
