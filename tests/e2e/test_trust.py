@@ -12,6 +12,7 @@ from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
 from tests.e2e.conftest import (
     enter_board_text,
     expect,
+    screenshot,
     set_name,
     show_player_tab,
     total_of,
@@ -56,6 +57,8 @@ def test_flagged_cells_keep_the_result_provisional_until_confirmed(device_page, 
     expect(provisional).not_to_contain_text("not entered")
     expect(page.get_by_text("wins this game")).to_have_count(0)
 
+    if page.viewport_size["width"] > 500:
+        screenshot(page, "provisional", top=page.get_by_role("heading", name="Result"))
     show_player_tab(page, "Anna")
     page.locator(".st-key-accept_0").get_by_role("button").click()  # "these cells are right"
     expect(page.get_by_text(re.compile("wins this game|share first place"))).to_be_visible()
@@ -81,6 +84,8 @@ def test_a_7x7_photo_in_the_default_setup_scores_136_and_can_be_undone(device_pa
     expect(total_of(page, "Player 1")).to_contain_text("136", timeout=30_000)
     expect(page.get_by_role("radio", name=DUEL)).to_be_checked()
     expect(alert(page, "Info", "now 7×7 Mighty Duel")).to_be_visible()
+    if page.viewport_size["width"] > 500:
+        screenshot(page, "size-follows-photo", top=page.locator(".st-key-size_notice"))
     page.locator(".st-key-undo_size").get_by_role("button").click()
     expect(page.get_by_role("radio", name=CLASSIC)).to_be_checked()
     expect(alert(page, "Error", "shows a 7×7 kingdom")).to_be_visible(timeout=30_000)
@@ -197,6 +202,8 @@ def test_one_photo_of_the_whole_table_fills_every_players_tab(device_page, table
         timeout=30_000
     )
     expect(page.get_by_text("Kingdom 2 is")).to_be_visible()
+    if page.viewport_size["width"] > 500:
+        screenshot(page, "whole-table", top=page.get_by_text("One photo of the whole table"))
     page.locator(".st-key-table_assign").get_by_role("button").click()
     expect(total_of(page, "Player 1")).to_be_visible(timeout=20_000)
     expect(total_of(page, "Player 2")).to_be_attached()  # in the result's second tab
