@@ -236,3 +236,16 @@ def test_a_photo_without_a_kingdom_is_a_message_not_a_board(tmp_path, monkeypatc
     errors = [e.value.replace("\\", "") for e in at.error]
     assert any(f"Could not read {name}: no kingdom found" in e for e in errors), errors
     assert not at.metric  # no total: not even a castle-only kingdom
+
+
+def test_saving_into_a_damaged_history_keeps_it_aside_and_says_so(tmp_path, monkeypatch):
+    db = tmp_path / "games.db"
+    at = _app(tmp_path, monkeypatch, db=db)
+    _finished_game(at)
+    db.write_bytes(b"overwritten by something else " * 500)  # damaged after the app opened it
+    at.button(key="save_game").click().run()
+    assert not at.exception
+    assert any("Saved in the history" in s.value for s in at.success)
+    assert any("damaged" in w.value and "new, empty history" in w.value for w in at.warning)
+    (aside,) = tmp_path.glob("games.db.damaged-*")
+    assert aside.read_bytes() == b"overwritten by something else " * 500
