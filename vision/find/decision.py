@@ -88,7 +88,7 @@ def tiles_seen(image: np.ndarray, corners: np.ndarray, size: int) -> bool:
 # --- complete or cut off, and in which order -----------------------------------------------------
 
 BORDER_MARGIN = 0.01  # of the short side: a blob this close to the photo's edge touches it
-OUTSIDE_TOLERANCE = 0.3  # of a cell: a frame corner further out than this is not in the photo
+OUTSIDE_TOLERANCE = 0.1  # of a cell: a frame corner further out than this is not in the photo
 
 
 def touches_border(blob: np.ndarray) -> bool:

@@ -107,3 +107,48 @@ def test_real_and_synthetic_kingdoms_show_tiles(shared_dir):
 def test_the_view_size_is_checked():
     with pytest.raises(ValueError, match="view must be"):
         lattice_evidence(np.zeros((100, 100, 3), np.uint8), 5)
+
+
+def _location(corners, size=5, span=None, shape=(1000, 1600)):
+    from vision.find import location_from_corners
+
+    return location_from_corners(np.array(corners, float), size, image_shape=shape, tile_span=span)
+
+
+def test_cut_off_needs_the_border_and_missing_cells_or_a_frame_outside():
+    from vision.find.decision import cut_off_sentence
+
+    inside = [[100, 100], [600, 100], [600, 600], [100, 600]]
+    assert cut_off_sentence(_location(inside, span=(0, 5, 0, 5)), touches=True) is None
+    assert cut_off_sentence(_location(inside, span=(0, 5, 0, 3)), touches=False) is None
+    short = cut_off_sentence(_location(inside, span=(0, 5, 0, 3)), touches=True)
+    assert short == "a kingdom at the left is cut by the photo's edge"
+    # Whole span, but the frame reaches 40 px (0.4 cell) past the right edge.
+    out = [[1140, 300], [1640, 300], [1640, 800], [1140, 800]]
+    assert "at the right" in cut_off_sentence(_location(out, span=(0, 5, 0, 5)), touches=True)
+    # A frame within a tenth of a cell of the edge is a kingdom laid right at the edge.
+    edge = [[1095, 300], [1595, 300], [1595, 800], [1095, 800]]
+    assert cut_off_sentence(_location(edge, span=(0, 5, 0, 5)), touches=True) is None
+
+
+def test_touches_border():
+    from vision.find.decision import touches_border
+
+    blob = np.zeros((400, 600), np.uint8)
+    blob[100:200, 100:200] = 255
+    assert not touches_border(blob)
+    blob[100:200, 598:] = 255
+    assert touches_border(blob)
+
+
+def test_reading_order_is_rows_then_left_to_right():
+    from vision.find.decision import reading_order, where_in_photo
+
+    def square(x, y):
+        return _location([[x, y], [x + 300, y], [x + 300, y + 300], [x, y + 300]])
+
+    a, b, c, d = square(900, 80), square(100, 120), square(500, 600), square(1200, 560)
+    assert reading_order([a, b, c, d]) == [b, a, c, d]
+    assert reading_order([]) == []
+    assert where_in_photo(np.array([800, 500]), (1000, 1600)) == "in the middle"
+    assert where_in_photo(np.array([1500, 950]), (1000, 1600)) == "at the bottom right"

@@ -1,0 +1,40 @@
+"""Candidate regions: blobs, their splitting, and outlines as quadrilaterals."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.find.regions import initial_quads, largest_part, split_blob
+from vision.find.table import TableModel
+
+
+def test_initial_quads_fit_a_turned_square():
+    mask = np.zeros((400, 400), np.uint8)
+    square = cv2.boxPoints(((200, 200), (220, 220), 20)).astype(np.int32)
+    cv2.fillConvexPoly(mask, square, 255)
+    quads = initial_quads(mask)
+    assert 2 <= len(quads) <= 3
+    best = min(np.abs(np.sort(q, axis=0) - np.sort(square, axis=0)).max() for q in quads)
+    assert best < 4
+
+
+def test_split_blob_follows_the_table_between_two_kingdoms():
+    not_table = np.zeros((200, 300), np.uint8)
+    not_table[50:150, 20:130] = 255
+    not_table[50:150, 140:260] = 255  # 10 px of table between them (at half resolution)
+    joined = cv2.morphologyEx(not_table, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    blob = cv2.resize(joined, (600, 400), interpolation=cv2.INTER_NEAREST)
+    parts = split_blob(TableModel(not_table, joined), blob)
+    assert len(parts) == 2 and all(p.shape == (400, 600) for p in parts)
+    assert split_blob(TableModel(joined, joined), blob) == []  # one piece: nothing to split
+
+
+def test_largest_part_fills_holes_and_drops_small_ones():
+    mask = np.zeros((100, 100), np.uint8)
+    mask[10:60, 10:60] = 255
+    mask[30:40, 30:40] = 0  # a hole
+    mask[80:90, 80:90] = 255
+    part = largest_part(mask, min_area=100)
+    assert part[35, 35] == 255 and part[85, 85] == 0
+    assert largest_part(mask, min_area=5000) is None

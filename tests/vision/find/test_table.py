@@ -1,0 +1,37 @@
+"""The table model: what is table and what lies on it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.vision.find.conftest import lay, table
+from vision.find.table import table_model
+
+
+def test_tiles_stand_out_and_the_table_does_not(aau_board):
+    photo = table("wood", 900, 1200, seed=2)
+    lay(photo, aau_board(1), 350, 200)
+    model = table_model(photo)
+    assert model.not_table.shape == (450, 600) and model.joined.shape == (450, 600)
+    kingdom = model.joined[100:350, 175:425]
+    assert kingdom.mean() > 0.95 * 255  # the kingdom is one solid blob once joined
+    assert model.joined[:, :150].mean() < 0.02 * 255  # the table beside it is table
+
+
+def test_a_kingdom_cut_by_the_top_edge_does_not_become_table(aau_board):
+    """Tile colours along one side of the photo must not be learnt as table colours."""
+    photo = table("plain", 900, 1200, seed=4)
+    lay(photo, aau_board(5), 100, -250)  # cut by the top edge
+    lay(photo, aau_board(6), 650, 300)
+    model = table_model(photo)
+    assert model.joined[175:400, 340:560].mean() > 0.9 * 255
+    assert model.joined[0:100, 60:290].mean() > 0.9 * 255
+
+
+def test_a_hue_mix_is_no_table_colour():
+    """A border of many hues (clutter all round) leaves the table as its one common colour."""
+    rng = np.random.default_rng(0)
+    photo = table("plain", 600, 800, seed=1)
+    photo[:30] = rng.integers(0, 256, (30, 800, 3), dtype=np.uint8)  # confetti along the top
+    model = table_model(photo)
+    assert model.joined[100:500, 100:700].mean() < 0.05 * 255
