@@ -172,7 +172,8 @@ def make_table_scene(seed: int, long_side: int = 1600) -> TableScene:
 def negative_image(seed: int, long_side: int = 1600) -> tuple[str, np.ndarray]:
     """A photo with no kingdom: ("table", table and clutter), "blank", "one_colour" or "noise"."""
     rng = np.random.default_rng(seed)
-    kind = NEGATIVE_KINDS[seed % len(NEGATIVE_KINDS)] if seed % 2 else "table"
+    # Half are tables with clutter; the rest cycle through blank, one colour and noise.
+    kind = NEGATIVE_KINDS[1 + (seed // 2) % 3] if seed % 2 else "table"
     short = int(long_side * rng.choice([0.75, 0.5625, 1.0]))
     height, width = (long_side, short) if rng.random() < 0.5 else (short, long_side)
     if kind == "blank":
