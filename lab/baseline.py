@@ -9,6 +9,7 @@ Not shipped: it is here so the comparison in the notes can be re-run.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -103,10 +104,13 @@ def cross_validate_baseline(folds: int = 4, seed: int = SEED) -> OutOfFold:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folds", type=int, default=4)
+    parser.add_argument("--oof", type=Path, help="also save the held-out predictions here")
     args = parser.parse_args(argv)
-    from lab.evaluate import report_crops
+    from lab.evaluate import compare_decoding, report_crops
 
     oof = cross_validate_baseline(args.folds)
+    if args.oof:
+        oof.save(args.oof)
     report_boards(
         oof.board_names,
         oof.board_terrain,
@@ -117,6 +121,14 @@ def main(argv: list[str] | None = None) -> None:
         f"BASELINE (HSV + LBP + logistic regression), {args.folds}-fold by kingdom",
     )
     report_crops(oof)
+    compare_decoding(
+        oof.board_names,
+        oof.board_terrain,
+        oof.board_crowns,
+        oof.board_terrain_probs,
+        oof.board_crown_probs,
+        "BASELINE held out",
+    )
 
 
 if __name__ == "__main__":

@@ -70,13 +70,17 @@ def report_boards(
     crown_probs: np.ndarray,
     uncertain_below: float,
     title: str,
+    joint_decoding: bool = False,
 ) -> dict:
-    """Print the per-cell and per-board table for a set of labelled boards; return the figures."""
+    """Print the per-cell and per-board table for a set of labelled boards; return the figures.
+
+    By default the model's own per-cell choice (``joint_decoding=False``); ``compare_decoding``
+    shows what decoding with the real dominoes changes."""
     pred_t, pred_c, uncertain = [], [], []
     boards_right = totals_right = 0
     wrong_boards = []
     for i in range(len(names)):
-        readings = CellReadings(terrain_probs[i], crown_probs[i], uncertain_below)
+        readings = CellReadings(terrain_probs[i], crown_probs[i], uncertain_below, joint_decoding)
         t, c = _grid(readings.board)
         pred_t.append(t)
         pred_c.append(c)
@@ -113,6 +117,225 @@ def report_boards(
     if wrong_boards:
         print("boards with a wrong cell: " + ", ".join(wrong_boards))
     return figures
+
+
+def compare_decoding(
+    names: np.ndarray,
+    truth_terrain: np.ndarray,
+    truth_crowns: np.ndarray,
+    terrain_probs: np.ndarray,
+    crown_probs: np.ndarray,
+    title: str,
+) -> dict:
+    """The model alone against joint decoding with the real dominoes, on labelled boards.
+
+    Prints cells right, boards entirely right and totals right for both, the boards decoding
+    turned right and turned wrong (by name), and decoding time per board (one thread).
+    """
+    rows = {"alone": np.zeros(3), "decoded": np.zeros(3)}
+    turned_right, turned_wrong, kept, times = [], [], [], []
+    for i in range(len(names)):
+        truth = _label_board(truth_terrain[i], truth_crowns[i])
+        truth_total = board_total(truth)
+        right = {}
+        for key, decode in (("alone", False), ("decoded", True)):
+            readings = CellReadings(terrain_probs[i], crown_probs[i], 0.5, decode)
+            started = time.perf_counter()
+            board = readings.board
+            if decode:
+                times.append((time.perf_counter() - started) * 1000)
+                kept += [names[i]] if readings._decoded.status == "kept" else []
+            t, c = _grid(board)
+            cells = float(np.mean((t == truth_terrain[i]) & (c == truth_crowns[i])))
+            right[key] = board == truth
+            rows[key] += (cells, right[key], board_total(board) == truth_total)
+        if right["decoded"] and not right["alone"]:
+            turned_right.append(str(names[i]))
+        if right["alone"] and not right["decoded"]:
+            turned_wrong.append(str(names[i]))
+    n = len(names)
+    print(f"\n== joint decoding with the real dominoes: {title}, {n} boards ==")
+    print(f"{'':<24}{'model alone':>12}{'decoded':>10}")
+    for k, label in enumerate(("cells right", "boards entirely right", "totals right")):
+        print(f"{label:<24}{rows['alone'][k] / n:>12.2%}{rows['decoded'][k] / n:>10.2%}")
+    print(f"boards decoding turned right: {len(turned_right)} {turned_right}")
+    print(f"boards decoding turned wrong: {len(turned_wrong)} {turned_wrong}")
+    print(f"boards where decoding kept the model's reading (nothing close): {len(kept)}")
+    print(
+        f"decoding ms per board: median {np.median(times):.1f}, worst {np.max(times):.1f}"
+        f" ({'×'.join([str(terrain_probs.shape[1])] * 2)})"
+    )
+    return {
+        "cells_alone": rows["alone"][0] / n,
+        "cells_decoded": rows["decoded"][0] / n,
+        "boards_alone": rows["alone"][1] / n,
+        "boards_decoded": rows["decoded"][1] / n,
+        "totals_alone": rows["alone"][2] / n,
+        "totals_decoded": rows["decoded"][2] / n,
+        "turned_right": len(turned_right),
+        "turned_wrong": len(turned_wrong),
+        "decode_ms_median": float(np.median(times)),
+        "decode_ms_worst": float(np.max(times)),
+    }
+
+
+def under_other_light(boards, oof, folds_dir: Path, kelvin: int, crown_weights) -> tuple:
+    """Held-out probabilities for the aau boards lit by ``kelvin`` light (full change, no white
+    balance), each read by the fold model that never saw its kingdom, as ``classify_cells``
+    reads (second look included). Returns (terrain probs, crown probs), (B, 5, 5, ·)."""
+    from lab.augment import shift_light
+    from lab.train import _info
+    from vision.cells import classify_cells
+    from vision.model import CellModel
+
+    models = {}
+    by_name = {b.name: b for b in boards}
+    terrain, crowns = [], []
+    for name, fold in zip(oof.board_names, oof.board_folds, strict=True):
+        if fold not in models:
+            onnx = (folds_dir / f"fold_{fold}.onnx").read_bytes()
+            models[fold] = CellModel(onnx, _info(0.5, crown_weights))
+        board = by_name[str(name)]
+        readings = classify_cells(shift_light(board.image, kelvin), 5, model=models[fold])
+        terrain.append(readings.terrain_probs)
+        crowns.append(readings.crown_probs)
+    return np.stack(terrain), np.stack(crowns)
+
+
+def seven_by_seven(oof, count: int = 60, seed: int = 0) -> tuple:
+    """7×7 kingdoms of real dominoes whose cells carry held-out aau probabilities of a cell with
+    the same label (a 7×7 test set the data lacks; labels the aau cells never show, like a
+    three-crown mine, borrow the nearest: same terrain, any crowns)."""
+    from scoring.tileset import dominoes
+
+    rng = np.random.default_rng(seed)
+    flat_t = oof.board_terrain.ravel()
+    flat_c = oof.board_crowns.ravel()
+    probs_t = oof.board_terrain_probs.reshape(-1, len(TERRAINS))
+    probs_c = oof.board_crown_probs.reshape(-1, CROWN_CLASSES)
+    names, truth_t, truth_c, out_t, out_c = [], [], [], [], []
+    for k in range(count):
+        board = random_kingdom(7, rng, dominoes())
+        t, c = _grid(board)
+        pt = np.zeros((7, 7, len(TERRAINS)))
+        pc = np.zeros((7, 7, CROWN_CLASSES))
+        for r in range(7):
+            for col in range(7):
+                same = np.flatnonzero((flat_t == t[r, col]) & (flat_c == c[r, col]))
+                if not len(same):
+                    same = np.flatnonzero(flat_t == t[r, col])
+                pick = int(rng.choice(same))
+                pt[r, col], pc[r, col] = probs_t[pick], probs_c[pick]
+        names.append(f"7x7-{k}")
+        truth_t.append(t)
+        truth_c.append(c)
+        out_t.append(pt)
+        out_c.append(pc)
+    return np.array(names), np.stack(truth_t), np.stack(truth_c), np.stack(out_t), np.stack(out_c)
+
+
+def random_kingdom(size: int, rng: np.random.Generator, tiles) -> Board:
+    """A complete kingdom: castle in the middle, a random domino tiling of distinct dominoes."""
+    from scoring.board import Cell, Terrain
+
+    grid = [[None] * size for _ in range(size)]
+    grid[size // 2][size // 2] = Cell(Terrain.CASTLE, 0)
+    tiles = list(tiles)
+    rng.shuffle(tiles)
+
+    def tile(pos: int) -> bool:
+        while pos < size * size and grid[pos // size][pos % size] is not None:
+            pos += 1
+        if pos == size * size:
+            return True
+        r, c = divmod(pos, size)
+        for r2, c2 in [(r, c + 1), (r + 1, c)][:: 1 if rng.random() < 0.5 else -1]:
+            if r2 < size and c2 < size and grid[r2][c2] is None:
+                domino = tiles.pop()
+                a, b = (domino.first, domino.second)[:: 1 if rng.random() < 0.5 else -1]
+                grid[r][c], grid[r2][c2] = a, b
+                if tile(pos + 1):
+                    return True
+                grid[r][c] = grid[r2][c2] = None
+                tiles.append(domino)
+        return False
+
+    tile(0)
+    return Board(tuple(tuple(row) for row in grid))
+
+
+def evaluate_scenes(count: int, seed: int = 1000) -> dict:
+    """The whole pipeline on ``lab.synth`` hard scenes (photo → board), model alone and decoded.
+
+    Prints kingdoms found, cells right, boards entirely right, totals right, holes read as
+    holes, the castle cell right, and boards decoding turned right or wrong. The found board is
+    compared under the quarter turn that matches the model's own reading best.
+    """
+    from lab.synth import make_hard_scene
+    from scoring.board import parse_board
+    from vision.cells import read_board_image
+    from vision.pipeline import ImageError, read_image
+
+    keys = ("cells", "boards", "totals", "holes", "castle")
+    methods = ("alone", "holes", "decoded")
+    tally = {m: dict.fromkeys(keys, 0.0) for m in methods}
+    found = hole_cells = 0
+    turned_right, turned_wrong, not_found, wrong_size = [], [], [], []
+    for k in range(count):
+        scene = make_hard_scene(seed + k)
+        ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        try:
+            reading = read_image(jpeg.tobytes())
+        except (ImageError, ValueError) as err:
+            not_found.append(f"{scene.seed} ({str(err)[:60]})")
+            continue
+        if reading.size != scene.size:
+            wrong_size.append(str(scene.seed))
+            continue
+        found += 1
+        truth = np.array(scene.labels, dtype=object)
+        truth_board = parse_board("\n".join(" ".join(row) for row in scene.labels))
+        alone = np.array([row.split() for row in reading.cells.model_board.rows_text()], object)
+        turns = max(range(4), key=lambda t: int((np.rot90(alone, t) == truth).sum()))
+        holes = truth == "."
+        hole_cells += int(holes.sum())
+        right = {}
+        raw = read_board_image(reading.board_image, reading.size)  # without the table's help
+        boards = {
+            "alone": raw.model_board,
+            "holes": reading.cells.model_board,
+            "decoded": reading.board,
+        }
+        for key, board in boards.items():
+            read = np.rot90(np.array([row.split() for row in board.rows_text()], object), turns)
+            right[key] = bool((read == truth).all())
+            tally[key]["cells"] += float(np.mean(read == truth))
+            tally[key]["boards"] += right[key]
+            tally[key]["totals"] += board_total(board) == board_total(truth_board)
+            tally[key]["holes"] += int((read[holes] == ".").sum())
+            tally[key]["castle"] += bool(((read == "C") == (truth == "C")).all())
+        if right["decoded"] and not right["alone"]:
+            turned_right.append(str(scene.seed))
+        if right["alone"] and not right["decoded"]:
+            turned_wrong.append(str(scene.seed))
+    print(f"\n== hard synthetic scenes (lab.synth --hard), seeds {seed}-{seed + count - 1} ==")
+    print(f"kingdoms found with the right size: {found} of {count}")
+    if not_found or wrong_size:
+        print(f"  not found: {not_found}; wrong size: {wrong_size}")
+    print(f"{'':<28}{'model alone':>12}{'+ table holes':>14}{'+ decoding':>12}")
+    shares = {}
+    for key, label, n in (
+        ("cells", "cells right", found),
+        ("boards", "boards entirely right", found),
+        ("totals", "totals right", found),
+        ("holes", f"holes read as holes ({hole_cells})", hole_cells),
+        ("castle", "castle cell right", found),
+    ):
+        a, h, d = (tally[m][key] / max(n, 1) for m in methods)
+        shares[key] = d
+        print(f"{label:<28}{a:>12.2%}{h:>14.2%}{d:>12.2%}")
+    print(f"boards decoding turned right: {len(turned_right)}, turned wrong: {len(turned_wrong)}")
+    return {"found": found / count, **shares, "turned_wrong": len(turned_wrong)}
 
 
 def _print_class_table(true_t, pred_t, true_c, pred_c) -> None:
@@ -195,7 +418,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--oof", type=Path, help="held-out predictions saved by lab.train")
     parser.add_argument("--folds", type=int, default=4)
     parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument(
+        "--scenes",
+        type=int,
+        default=0,
+        help="only the whole pipeline on this many hard synthetic scenes (lab.synth --hard)",
+    )
     args = parser.parse_args(argv)
+    if args.scenes:
+        return evaluate_scenes(args.scenes)
 
     from lab.data import load_aau_boards
 
@@ -229,6 +460,31 @@ def main(argv: list[str] | None = None) -> dict:
             choose_uncertain_threshold(oof),
             f"aau-boards, {folds}-fold cross-validation by kingdom (held-out)",
         )
+        compare_decoding(
+            oof.board_names,
+            oof.board_terrain,
+            oof.board_crowns,
+            oof.board_terrain_probs,
+            oof.board_crown_probs,
+            "aau-boards held out",
+        )
+        compare_decoding(*seven_by_seven(oof), "7×7 kingdoms of held-out aau cells")
+        folds_dir = args.oof.parent / "folds" if args.oof else None
+        if folds_dir is not None and (folds_dir / "fold_0.onnx").exists():
+            for kelvin in (3000, 6500):
+                shifted_t, shifted_c = under_other_light(
+                    boards, oof, folds_dir, kelvin, crown_weights
+                )
+                figures[f"light_{kelvin}"] = compare_decoding(
+                    oof.board_names,
+                    oof.board_terrain,
+                    oof.board_crowns,
+                    shifted_t,
+                    shifted_c,
+                    f"aau-boards held out, lit at {kelvin} K",
+                )
+        else:
+            print(f"\n(no fold models in {folds_dir}: light-shifted boards not evaluated)")
         report_crops(oof)
         sample = boards
     load_ms, ms_per_board = measure_speed(sample)

@@ -227,11 +227,15 @@ def needs_second_look(terrain_probs: np.ndarray, crown_probs: np.ndarray) -> np.
     return terrain_probs.max(axis=-1) * crown_probs.max(axis=-1) < SECOND_LOOK_BELOW
 
 
-def classify_cells(board_image: np.ndarray, size: int) -> CellReadings:
-    """Read an HxWx3 BGR uint8 straightened board of ``size``×``size`` cells."""
+def classify_cells(board_image: np.ndarray, size: int, model=None) -> CellReadings:
+    """Read an HxWx3 BGR uint8 straightened board of ``size``×``size`` cells.
+
+    ``model`` is a ``vision.model.CellModel`` (the packaged one when None; evaluations pass
+    the held-out fold models).
+    """
     from vision.model import load_model
 
-    model = load_model()
+    model = model or load_model()
     crops = cut_cells(board_image, size)
     terrain_probs, crown_probs = model.predict(crops)
     unsure = needs_second_look(terrain_probs, crown_probs)

@@ -24,6 +24,7 @@ from vision.cells import CellReadings, read_board_image
 from vision.corners import check_corners
 from vision.find import BoardLocation, NoBoardFound, centre_on_castle, find_board
 from vision.find.search import find_kingdoms
+from vision.holes import judge_holes, table_likeness
 from vision.load_image import ImageError, load_image, upright_size
 from vision.rectify import straighten
 
@@ -142,6 +143,9 @@ def _read_at(
                 cells = read_board_image(board_image, size)
     except ValueError as err:
         raise ImageError(f"{describe(source)}: {err}") from None
+    if location is not None and not location.straightened:
+        # A cell that looks like this photo's table around the kingdom is likely a hole.
+        cells = judge_holes(cells, table_likeness(image, location.homography, location.size))
     return Reading(describe(source), board_image, cells, warnings, location)
 
 
