@@ -1,0 +1,107 @@
+"""Holes judged against the photo's own table (vision.holes)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring.board import Terrain, parse_board
+from vision.cells import CellReadings
+from vision.holes import judge_holes, table_likeness
+from vision.labels import CROWN_CLASSES, TERRAINS
+
+CELL = 100  # photo pixels per cell in the test photos
+OFFSET = 250  # where the board's top-left corner lies in the photo
+
+
+def blue_checked_cloth(height: int, width: int) -> np.ndarray:
+    """A lake-blue tablecloth with white checks: the table a lake-trained model reads as lake."""
+    y, x = np.mgrid[0:height, 0:width]
+    checks = ((x // 24 + y // 24) % 2).astype(np.float32)[..., None]
+    cloth = np.array([170, 110, 40], np.float32) * (1 - 0.4 * checks) + 230 * 0.4 * checks
+    noise = np.random.default_rng(0).normal(0, 4, cloth.shape)
+    return np.clip(cloth + noise, 0, 255).astype(np.uint8)
+
+
+def photo_with_holes(shared_dir, holes) -> np.ndarray:
+    """aau board 1 lying on the cloth, the cells in ``holes`` missing (the cloth shows)."""
+    board = cv2.imread(str(shared_dir / "datasets/aau-boards/images/1.jpg"))
+    board = cv2.resize(board, (5 * CELL, 5 * CELL), interpolation=cv2.INTER_AREA)
+    photo = blue_checked_cloth(1000, 1000)
+    tiles = board.copy()
+    for r, c in holes:
+        tiles[r * CELL : (r + 1) * CELL, c * CELL : (c + 1) * CELL] = photo[
+            OFFSET + r * CELL : OFFSET + (r + 1) * CELL, OFFSET + c * CELL : OFFSET + (c + 1) * CELL
+        ]
+    photo[OFFSET : OFFSET + 5 * CELL, OFFSET : OFFSET + 5 * CELL] = tiles
+    return photo
+
+
+# Photo pixels -> board units (cells), as BoardLocation.homography.
+TO_BOARD = np.array([[1 / CELL, 0, -OFFSET / CELL], [0, 1 / CELL, -OFFSET / CELL], [0, 0, 1.0]])
+
+
+def test_holes_look_like_the_table_and_tiles_do_not(shared_dir):
+    holes = [(0, 0), (0, 1)]
+    likeness = table_likeness(photo_with_holes(shared_dir, holes), TO_BOARD, 5)
+    assert likeness.shape == (5, 5)
+    tiles = np.ones((5, 5), bool)
+    for r, c in holes:
+        tiles[r, c] = False
+        assert likeness[r, c] > 0.8
+    assert likeness[tiles].max() < 0.5
+
+
+def test_no_table_in_view_means_no_judgement(shared_dir):
+    board = cv2.imread(str(shared_dir / "datasets/aau-boards/images/1.jpg"))
+    whole_image = np.array([[5 / board.shape[1], 0, 0], [0, 5 / board.shape[0], 0], [0, 0, 1.0]])
+    assert table_likeness(board, whole_image, 5) is None
+
+
+def readings_of(board_text: str, lake_cells) -> CellReadings:
+    """Probabilities with the truth at 0.9, except ``lake_cells`` (holes) read as lake."""
+    board = parse_board(board_text)
+    terrain = np.full((5, 5, len(TERRAINS)), 0.1 / 7)
+    crowns = np.full((5, 5, CROWN_CLASSES), 0.1 / 3)
+    for r, c, cell in board.iter_cells():
+        terrain[r, c, TERRAINS.index(cell.terrain)] = 0.9
+        crowns[r, c, cell.crowns] = 0.9
+    lake, empty = TERRAINS.index(Terrain.LAKE), TERRAINS.index(Terrain.EMPTY)
+    for r, c in lake_cells:
+        terrain[r, c] = 0.002
+        terrain[r, c, lake] = 0.98
+        terrain[r, c, empty] = 0.006
+    terrain /= terrain.sum(axis=2, keepdims=True)
+    return CellReadings(terrain, crowns, 0.5)
+
+
+# A kingdom of real dominoes with its top-left domino (two lake halves: L0 + L0 exists) missing.
+KINGDOM = """
+. . W0 L0 W0
+F0 L1 L0 G1 W0
+F0 S0 C W0 W0
+F0 M2 W0 G0 F0
+G1 W0 W0 L0 W1
+"""
+
+
+@pytest.mark.parametrize("judge", [False, True])
+def test_a_table_like_cell_becomes_a_hole_only_with_the_table(judge):
+    readings = readings_of(KINGDOM, [(0, 0), (0, 1)])
+    likeness = np.zeros((5, 5))
+    likeness[0, :2] = 1.0  # the two missing cells look just like the table
+    board = (judge_holes(readings, likeness) if judge else readings).board
+    read = {board[0, 0].terrain, board[0, 1].terrain}
+    assert read == ({Terrain.EMPTY} if judge else {Terrain.LAKE})
+    assert board[2, 2].terrain is Terrain.CASTLE
+
+
+def test_tiles_that_do_not_look_like_the_table_stay_tiles():
+    kingdom = KINGDOM.replace(". .", "L0 L0", 1)
+    readings = readings_of(kingdom, [])
+    judged = judge_holes(readings, np.full((5, 5), 0.1))
+    assert judged.board == readings.board == parse_board(kingdom)
+    assert judge_holes(readings, None) is readings
+    with pytest.raises(ValueError, match="5×5"):
+        judge_holes(readings, np.zeros((7, 7)))
