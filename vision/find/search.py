@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -40,6 +41,10 @@ WORK_LONG_SIDE = 800
 # one kingdom (neighbours joined), and it is split along the table between them.
 MIN_BLOB_IN_FRAME = 0.75
 MAX_PER_BLOB = 4  # kingdoms peeled off one blob
+# Kingdoms smaller than this (long side, working pixels) are fitted in a crop of the photo
+# enlarged to it, when the photo has the pixels (at least MIN_ZOOM times more).
+FIT_LONG_SIDE = 360
+MIN_ZOOM = 1.25
 
 
 @dataclass(frozen=True)
@@ -137,7 +142,7 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
         if any(_inside(location, blob, scale) for location in complete):
             continue  # a piece of a kingdom already found
         try:
-            kingdoms = _kingdoms_in_blob(small, model, blob, size)
+            kingdoms = _kingdoms_in_blob(_Photo(image, small, scale), model, blob, size)
         except NoBoardFound as err:
             first_error = first_error or err
             continue
@@ -184,7 +189,7 @@ def _given_corners(image: np.ndarray, size: int | None, corners) -> BoardLocatio
     return location_from_corners(corners, size, image_shape=image.shape[:2])
 
 
-def _kingdoms_in_blob(small, model, blob, size):
+def _kingdoms_in_blob(small: _Photo, model, blob, size):
     """[(frame, size, tile_span, warnings, touches_border)] for the kingdom(s) in one blob."""
     try:
         fitted = _fit(small, blob, size)
@@ -204,7 +209,7 @@ def _kingdoms_in_blob(small, model, blob, size):
     return found or _peel(small, blob, size, fitted)
 
 
-def _peel(small, blob, size, fitted=None):
+def _peel(small: _Photo, blob, size, fitted=None):
     """Kingdoms in ``blob`` one at a time: fit one, remove its frame, fit what is left."""
     found, blob = [], blob.copy()
     for _ in range(MAX_PER_BLOB):
@@ -226,14 +231,56 @@ def _peel(small, blob, size, fitted=None):
     return found
 
 
-def _fit(small, blob, size):
-    """(frame, size, tile_span, warnings, touches_border, overflow) of the kingdom in ``blob``."""
-    frame, n, span, warnings, overflow = fit_lattice(small, blob, initial_quads(blob), size)
-    if not tiles_seen(small, frame, n):
+class _Photo(NamedTuple):
+    """The decoded photo, its working-size copy ``small`` and small's scale to the photo."""
+
+    image: np.ndarray
+    small: np.ndarray
+    scale: float
+
+
+def _fit(photo: _Photo, blob, size):
+    """(frame, size, tile_span, warnings, touches_border, overflow) of the kingdom in ``blob``;
+    frame in ``photo.small`` pixels.
+
+    A kingdom small in the working image (four on a table) is fitted in a crop of the photo at
+    FIT_LONG_SIDE pixels, as far as the photo's own resolution allows: more pixels per cell.
+    """
+    x, y, w, h = cv2.boundingRect(blob)
+    zoom = min(FIT_LONG_SIDE / max(w, h), 1 / photo.scale)  # photo pixels cap it
+    if zoom < MIN_ZOOM:
+        view, view_blob, to_small = photo.small, blob, None
+    else:
+        pad = int(0.15 * max(w, h)) + 2
+        sh, sw = blob.shape
+        x0, y0, x1, y1 = (
+            max(0, x - pad),
+            max(0, y - pad),
+            min(sw, x + w + pad),
+            min(sh, y + h + pad),
+        )
+        fx0, fy0 = int(x0 / photo.scale), int(y0 / photo.scale)
+        fx1, fy1 = int(np.ceil(x1 / photo.scale)), int(np.ceil(y1 / photo.scale))
+        crop = photo.image[fy0:fy1, fx0:fx1]
+        k = zoom * photo.scale  # view pixels per photo pixel
+        size_px = (max(16, round((fx1 - fx0) * k)), max(16, round((fy1 - fy0) * k)))
+        view = cv2.resize(
+            crop, size_px, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+        )
+        view_blob = cv2.resize(blob[y0:y1, x0:x1], size_px, interpolation=cv2.INTER_NEAREST)
+        kx, ky = size_px[0] / (fx1 - fx0), size_px[1] / (fy1 - fy0)
+        to_small = (np.array([kx, ky]), np.array([fx0, fy0]), photo.scale)
+    frame, n, span, warnings, overflow = fit_lattice(
+        view, view_blob, initial_quads(view_blob), size
+    )
+    if not tiles_seen(view, frame, n):
         raise NoBoardFound(
             "no kingdom found: something stands out from the table, but it does not look like"
             " different tiles on a grid; take the photo from above, or tap the kingdom's corners"
         )
+    if to_small is not None:
+        per_pixel, offset, scale = to_small
+        frame = (frame / per_pixel + offset) * scale
     return frame, n, span, warnings, touches_border(blob), overflow
 
 
