@@ -224,6 +224,7 @@ def _accept_flags(slot: int, size: int) -> None:
 
 def _on_text(slot: int, size: int) -> None:
     text = st.session_state[state.text_key(slot, size)]
+    state.note_typed(slot, size, text)
     if not text.strip():
         state.set_board_error(slot, size, None)
         return  # an empty box changes nothing (Clear starts the kingdom again)

@@ -8,7 +8,10 @@ is kept once, whatever the size; its reading is kept per size, so a photo is rea
 game's size changes.
 
 Streamlit forgets a widget's value when the widget is not drawn in a run (another page is
-shown); ``keep_widget_values`` re-stores those values at the top of every run to prevent that.
+shown, a player removed); ``keep_widget_values`` re-stores those values at the top of every run
+to prevent that. The board-text boxes are left out: a value written back makes the browser
+replace the box's content, which would drop what the user was typing while a run was under way;
+a box Streamlit forgot is filled again from its board (``board``).
 """
 
 from __future__ import annotations
@@ -23,10 +26,11 @@ from games.model import Game, GameSetup
 from scoring import Board
 
 # Widget keys that hold user input which must survive page switches (see the module docstring).
-_KEPT_PREFIXES = ("setup_", "brush_", "source_", "text_", "sample_")
+_KEPT_PREFIXES = ("setup_", "brush_", "source_", "sample_")
 
 
 def keep_widget_values() -> None:
+    """Top of every run: hand the kept widget values to Streamlit again, as the user's own."""
     for key in list(st.session_state.keys()):
         if isinstance(key, str) and key.startswith(_KEPT_PREFIXES):
             st.session_state[key] = st.session_state[key]
@@ -84,9 +88,20 @@ def board(slot: int, size: int) -> Board:
     if key not in st.session_state:
         st.session_state[key] = blank_board(size)
     text = text_key(slot, size)
-    if text not in st.session_state:
-        st.session_state[text] = board_text(st.session_state[key])
+    if text not in st.session_state:  # first run, or the box was not drawn in the last run
+        st.session_state[text] = st.session_state.get(
+            typed_key(slot, size), board_text(st.session_state[key])
+        )
     return st.session_state[key]
+
+
+def typed_key(slot: int, size: int) -> str:
+    """Where the text box's content is noted (Streamlit forgets a box it did not draw)."""
+    return _key("typed", slot, size)
+
+
+def note_typed(slot: int, size: int, text: str) -> None:
+    st.session_state[typed_key(slot, size)] = text
 
 
 def board_text(shown: Board) -> str:
@@ -104,6 +119,7 @@ def set_board(slot: int, size: int, new_board: Board, update_text: bool = True) 
     st.session_state[_key("board", slot, size)] = new_board
     if update_text:
         st.session_state[text_key(slot, size)] = board_text(new_board)
+        note_typed(slot, size, board_text(new_board))
     st.session_state.pop(_key("board_error", slot, size), None)
 
 

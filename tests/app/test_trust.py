@@ -270,3 +270,23 @@ def test_the_no_kingdom_message_gives_one_piece_of_advice(app):
     assert error.startswith("Could not read table.png: no kingdom found")
     assert error.count("take the photo") + error.count("Take the photo") <= 1
     assert error.endswith(".")
+
+
+def test_a_player_removed_and_added_back_keeps_their_name_and_kingdom(app):
+    app.button_group(key="setup_count").set_value(3).run()
+    app.text_input(key="setup_name_2").input("Cleo").run()
+    enter(app, 2, WHEAT_24)
+    app.button_group(key="setup_count").set_value(2).run()
+    app.switch_page("ui/history_page.py").run()
+    app.switch_page("ui/score_page.py").run()
+    app.button_group(key="setup_count").set_value(3).run()
+    assert app.text_input(key="setup_name_2").value == "Cleo"
+    assert app.text_area(key="text_5_2").value == WHEAT_24
+
+
+def test_text_with_a_mistake_survives_a_visit_to_the_history_page(app):
+    typed = BOARD_51.replace("S2", "X2")
+    enter(app, 0, typed)
+    app.switch_page("ui/history_page.py").run()
+    app.switch_page("ui/score_page.py").run()
+    assert app.text_area(key="text_5_0").value == typed
