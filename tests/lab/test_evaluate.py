@@ -19,3 +19,42 @@ def test_quick_evaluation_prints_the_table(shared_dir, capsys):
         assert line in out
     assert figures["terrain"] > 0.95 and figures["crowns"] > 0.95
     assert figures["load_ms"] < 2000
+
+
+def test_compare_decoding_counts_boards_turned_right_and_wrong(capsys):
+    import numpy as np
+
+    from lab.evaluate import compare_decoding, random_kingdom
+    from scoring.tileset import dominoes
+    from vision.labels import CROWN_CLASSES, TERRAINS
+
+    board = random_kingdom(5, np.random.default_rng(3), dominoes())
+    terrain = np.array([[TERRAINS.index(cell.terrain) for cell in row] for row in board.cells])
+    crowns = np.array([[cell.crowns for cell in row] for row in board.cells])
+    t_probs = np.full((2, 5, 5, len(TERRAINS)), 0.01)
+    c_probs = np.full((2, 5, 5, CROWN_CLASSES), 0.01)
+    for i in range(2):
+        for r in range(5):
+            for c in range(5):
+                t_probs[i, r, c, terrain[r, c]] = 0.9
+                c_probs[i, r, c, crowns[r, c]] = 0.9
+    # Board 1: the castle looks a little more like a castle one cell up (the 3D figure).
+    castle = TERRAINS.index(board[2, 2].terrain)
+    t_probs[1, 1, 2, castle] = 0.95
+    t_probs[1, 2, 2, castle] = 0.5
+    t_probs[1, 2, 2, TERRAINS.index(board[1, 2].terrain)] = 0.3
+    truth = np.stack([terrain, terrain]), np.stack([crowns, crowns])
+    figures = compare_decoding(np.array(["a", "b"]), *truth, t_probs, c_probs, "test")
+    out = capsys.readouterr().out
+    assert "boards decoding turned right: 1 ['b']" in out
+    assert figures["turned_wrong"] == 0 and figures["boards_alone"] == 0.5
+    assert figures["boards_decoded"] == 1.0
+
+
+def test_hard_scenes_evaluation_runs(shared_dir, capsys):
+    from lab.evaluate import evaluate_scenes
+
+    figures = evaluate_scenes(1, seed=1001)
+    out = capsys.readouterr().out
+    assert "+ decoding" in out and "castle cell right" in out
+    assert 0.0 <= figures["cells"] <= 1.0
