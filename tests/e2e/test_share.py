@@ -18,6 +18,8 @@ def test_share_link_reopens_the_same_result_in_a_new_page(page, browser):
     expect(total_of(page, "Anna")).to_contain_text("51")
     show_player_tab(page, "Player 2")
     enter_board_text(page, 1, WHEAT_24)
+    # The link is on the page before Player 2's kingdom; read it once the result has both.
+    expect(page.get_by_text("Anna wins this game")).to_be_visible()
     link = page.get_by_test_id("stCode").filter(has_text="?game=")
     expect(link).to_be_visible()
     url = link.inner_text().strip()
