@@ -68,11 +68,18 @@ def score_game(game: Game) -> GameResult:
     return GameResult(game=game, rounds=rounds, dynasty=dynasty)
 
 
+NAMED_CELLS = 5  # a longer list is cut: "... and 16 more"
+
+
 def cells_text(cells: Collection[tuple[int, int]]) -> str:
-    """``1 cell (row 2, column 3)`` or ``2 cells (row 1, column 1 and row 4, column 2)``."""
+    """``1 cell (row 2, column 3)``, ``2 cells (row 1, column 1 and row 4, column 2)``; beyond
+    ``NAMED_CELLS`` the rest are counted: ``21 cells (row 1, column 1, ... and 16 more)``."""
     ordered = sorted(cells)
     count = f"{len(ordered)} cell{'' if len(ordered) == 1 else 's'}"
-    return f"{count} ({and_list([where(r, c) for r, c in ordered])})"
+    named = [where(r, c) for r, c in ordered[:NAMED_CELLS]]
+    if len(ordered) > NAMED_CELLS:
+        named.append(f"{len(ordered) - NAMED_CELLS} more")
+    return f"{count} ({and_list(named)})"
 
 
 def provisional_reason(

@@ -249,6 +249,8 @@ def test_no_message_says_1_cells():
 
     assert cells_text({(0, 0)}) == "1 cell (row 1, column 1)"
     assert cells_text({(0, 0), (1, 1)}).startswith("2 cells (")
+    many = cells_text({(r, c) for r in range(3) for c in range(3)})
+    assert many.startswith("9 cells (row 1, column 1, ") and many.endswith(" and 4 more)")
 
 
 def test_a_photo_of_the_kingdom_alone_shows_one_picture_not_an_empty_column(app):
