@@ -270,18 +270,29 @@ def _fit(photo: _Photo, blob, size):
         view_blob = cv2.resize(blob[y0:y1, x0:x1], size_px, interpolation=cv2.INTER_NEAREST)
         kx, ky = size_px[0] / (fx1 - fx0), size_px[1] / (fy1 - fy0)
         to_small = (np.array([kx, ky]), np.array([fx0, fy0]), photo.scale)
-    frame, n, span, warnings, overflow = fit_lattice(
-        view, view_blob, initial_quads(view_blob), size
-    )
+    try:
+        frame, n, span, warnings, overflow = _fit_in(view, view_blob, size)
+    except NoBoardFound:
+        if to_small is None:
+            raise
+        # The enlarged crop shows more of the table's texture too: try the working image.
+        frame, n, span, warnings, overflow = _fit_in(photo.small, blob, size)
+        to_small = None
+    if to_small is not None:
+        per_pixel, offset, scale = to_small
+        frame = (frame / per_pixel + offset) * scale
+    return frame, n, span, warnings, touches_border(blob), overflow
+
+
+def _fit_in(view: np.ndarray, blob: np.ndarray, size: int | None):
+    """``fit_lattice`` in ``view``, and the kingdom decision on its frame."""
+    frame, n, span, warnings, overflow = fit_lattice(view, blob, initial_quads(blob), size)
     if not tiles_seen(view, frame, n):
         raise NoBoardFound(
             "no kingdom found: something stands out from the table, but it does not look like"
             " different tiles on a grid; take the photo from above, or tap the kingdom's corners"
         )
-    if to_small is not None:
-        per_pixel, offset, scale = to_small
-        frame = (frame / per_pixel + offset) * scale
-    return frame, n, span, warnings, touches_border(blob), overflow
+    return frame, n, span, warnings, overflow
 
 
 def _blob_in_frame(blob: np.ndarray, frame: np.ndarray) -> float:
