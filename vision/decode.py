@@ -24,6 +24,7 @@ runs out of steps, leaves the model's reading as it was, with a note saying so.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -160,61 +161,22 @@ class _Problem:
         return table
 
     def solve_exactly(self, time_limit: float):
-        """The same problem as an integer program solved by HiGHS (``scipy.optimize.milp``):
-        (score, labels) when proven optimal, None when the time limit came first.
+        """The same problem as an integer program (``_solve_together``): (score, labels) when
+        proven optimal, None when the time limit came first."""
+        solved = _solve_together([self], time_limit)
+        return None if solved is None else solved[0]
 
-        One binary per castle cell, hole cell and candidate domino placement; each cell covered
-        once, one castle, each kind used at most as often as the set has it.
-        """
-        from scipy.optimize import Bounds, LinearConstraint, milp
-        from scipy.sparse import coo_matrix
-
-        n = self.n
+    def placements(self) -> list[tuple]:
+        """Every candidate domino: (score, cell, other cell, kind, half there, half at other)."""
         first, second, _ = _orientations()
-        placements = []  # (score, cell, other cell, kind, half there, half at the other)
+        out = []
         for direction, step in (("h", 1), ("v", self.size)):
             cells, orientation = np.nonzero(self.pair[direction] > -np.inf)
             for i, o in zip(cells.tolist(), orientation.tolist(), strict=True):
-                placements.append(
+                out.append(
                     (self.pair[direction][i, o], i, i + step, self.kind_of[o], first[o], second[o])
                 )
-        n_vars = 2 * n + len(placements)
-        gain = np.concatenate([self.castle_lp, self.empty_lp, [p[0] for p in placements]])
-        rows, cols = [], []
-        for i in range(n):  # cover: castle_i + hole_i + dominoes on i = 1
-            rows += [i, i]
-            cols += [i, n + i]
-        for v, (_, i, j, *_rest) in enumerate(placements):
-            rows += [i, j]
-            cols += [2 * n + v, 2 * n + v]
-        rows += [n] * n  # one castle
-        cols += list(range(n))
-        kinds = len(self.available)
-        for v, placement in enumerate(placements):  # counts
-            rows.append(n + 1 + int(placement[3]))
-            cols.append(2 * n + v)
-        matrix = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n + 1 + kinds, n_vars))
-        lower = np.concatenate([np.ones(n + 1), np.zeros(kinds)])
-        upper = np.concatenate([np.ones(n + 1), np.array(self.available, float)])
-        result = milp(
-            -gain,
-            constraints=LinearConstraint(matrix.tocsr(), lower, upper),
-            integrality=np.ones(n_vars),
-            bounds=Bounds(0, 1),
-            options={"time_limit": time_limit},
-        )
-        if result.status != 0 or result.x is None:
-            return None
-        chosen = result.x > 0.5
-        labels = [-1] * n
-        for i in np.flatnonzero(chosen[:n]):
-            labels[i] = self.castle_col
-        for i in np.flatnonzero(chosen[n : 2 * n]):
-            labels[i] = self.empty_col
-        for v in np.flatnonzero(chosen[2 * n :]):
-            _, i, j, _, hi, hj = placements[v]
-            labels[i], labels[j] = int(hi), int(hj)
-        return float(gain @ chosen), labels
+        return out
 
     def search(self, floor: float, budget: int):
         """Branch and bound: (score, labels per cell as lp columns or None, nodes visited).
@@ -299,11 +261,100 @@ class _OutOfSteps(Exception):
     pass
 
 
+def _solve_together(problems: list[_Problem], time_limit: float):
+    """Boards decoded at once as one integer program solved by HiGHS (``scipy.optimize.milp``),
+    sharing one set of dominoes: [(score, labels)] per board when proven optimal, else None.
+
+    One binary per castle cell, hole cell and candidate domino placement; each cell covered
+    once, one castle per board, each kind used at most as often as the set has it (over all
+    boards together).
+    """
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_matrix
+
+    kinds = len(_kinds()[1])
+    gains, rows, cols, layout = [], [], [], []
+    var = row = 0
+    for problem in problems:
+        n = problem.n
+        placements = problem.placements()
+        layout.append((var, n, placements))
+        gains += [problem.castle_lp, problem.empty_lp, np.array([p[0] for p in placements])]
+        for i in range(n):  # cover: castle_i + hole_i + dominoes on i = 1
+            rows += [row + i, row + i]
+            cols += [var + i, var + n + i]
+        for v, (_, i, j, *_rest) in enumerate(placements):
+            rows += [row + i, row + j]
+            cols += [var + 2 * n + v] * 2
+        rows += [row + n] * n  # one castle
+        cols += list(range(var, var + n))
+        var += 2 * n + len(placements)
+        row += n + 1
+    for start, n, placements in layout:  # domino counts, shared by every board
+        for v, placement in enumerate(placements):
+            rows.append(row + int(placement[3]))
+            cols.append(start + 2 * n + v)
+    gain = np.concatenate(gains)
+    matrix = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(row + kinds, var))
+    lower = np.concatenate([np.ones(row), np.zeros(kinds)])
+    upper = np.concatenate([np.ones(row), np.array(_kinds()[1], float)])
+    result = milp(
+        -gain,
+        constraints=LinearConstraint(matrix.tocsr(), lower, upper),
+        integrality=np.ones(var),
+        bounds=Bounds(0, 1),
+        options={"time_limit": time_limit},
+    )
+    if result.status != 0 or result.x is None:
+        return None
+    chosen = result.x > 0.5
+    out = []
+    for problem, (start, n, placements) in zip(problems, layout, strict=True):
+        labels = [-1] * n
+        for i in np.flatnonzero(chosen[start : start + n]):
+            labels[i] = problem.castle_col
+        for i in np.flatnonzero(chosen[start + n : start + 2 * n]):
+            labels[i] = problem.empty_col
+        for v in np.flatnonzero(chosen[start + 2 * n : start + 2 * n + len(placements)]):
+            _, i, j, _, hi, hj = placements[v]
+            labels[i], labels[j] = int(hi), int(hj)
+        own = chosen[start : start + 2 * n + len(placements)]
+        out.append((float(gain[start : start + len(own)] @ own), labels))
+    return out
+
+
 # The branch and bound gets this many nodes (a few ms); real kingdoms need a few dozen. Past it
 # (many cells ambiguous and the domino counts binding) the integer program takes over for at
 # most MILP_SECONDS.
 QUICK_BUDGET = 3_000
 MILP_SECONDS = 0.2
+
+
+def _problem_of(terrain_probs, crown_probs, model_terrain, model_crowns) -> tuple[_Problem, float]:
+    """The board's search problem and the model's own reading's score."""
+    size = terrain_probs.shape[0]
+    lp = label_log_probs(terrain_probs, crown_probs)
+    n_halves = len(_halves())
+    half_lp = lp[:, :n_halves]
+    allowed = half_lp >= half_lp.max(axis=1, keepdims=True) - PRUNE_NATS
+    allowed = np.concatenate([allowed, np.ones((len(lp), 2), bool)], axis=1)
+    model_score = _score_of(lp, model_terrain.ravel(), model_crowns.ravel())
+    return _Problem(size, lp, allowed), model_score
+
+
+def _kept(model_terrain, model_crowns, note: str, nodes: int) -> Decoded:
+    unchanged = np.zeros(model_terrain.shape, bool)
+    return Decoded(model_terrain.copy(), model_crowns.copy(), unchanged, note, "kept", nodes)
+
+
+_NOTHING_CLOSE = (
+    "No reading close to the model's splits into distinct real dominoes; the model's own "
+    "reading is kept: check the flagged cells."
+)
+_OUT_OF_TIME = (
+    "Joint decoding ran out of time before proving a reading from real dominoes; the model's "
+    "own reading is kept: check the flagged cells."
+)
 
 
 def decode_board(
@@ -324,23 +375,8 @@ def decode_board(
     program prove a reading.
     """
     size = terrain_probs.shape[0]
-    lp = label_log_probs(terrain_probs, crown_probs)
-    n_halves = len(_halves())
-    half_lp = lp[:, :n_halves]
-    allowed = half_lp >= half_lp.max(axis=1, keepdims=True) - PRUNE_NATS
-    allowed = np.concatenate([allowed, np.ones((len(lp), 2), bool)], axis=1)
-    model_score = _score_of(lp, model_terrain.ravel(), model_crowns.ravel())
+    problem, model_score = _problem_of(terrain_probs, crown_probs, model_terrain, model_crowns)
     floor = model_score - max_cost
-    problem = _Problem(size, lp, allowed)
-
-    def kept(note: str, nodes: int) -> Decoded:
-        unchanged = np.zeros((size, size), bool)
-        return Decoded(model_terrain.copy(), model_crowns.copy(), unchanged, note, "kept", nodes)
-
-    nothing_close = (
-        "No reading close to the model's splits into distinct real dominoes; the model's "
-        "own reading is kept: check the flagged cells."
-    )
     try:
         score, labels, nodes = problem.search(floor, node_budget)
     except _OutOfSteps:
@@ -348,21 +384,20 @@ def decode_board(
         # integer program instead, within a time limit.
         solved = problem.solve_exactly(time_limit)
         if solved is None:
-            return kept(
-                "Joint decoding ran out of time before proving a reading from real dominoes; "
-                "the model's own reading is kept: check the flagged cells.",
-                node_budget,
-            )
+            return _kept(model_terrain, model_crowns, _OUT_OF_TIME, node_budget)
         (score, labels), nodes = solved, node_budget
         if score < floor:
             labels = None
     if labels is None:
-        return kept(nothing_close, nodes)
-    del score
+        return _kept(model_terrain, model_crowns, _NOTHING_CLOSE, nodes)
+    return _decoded(labels, size, model_terrain, model_crowns, nodes, "the kingdom splits")
+
+
+def _decoded(labels, size, model_terrain, model_crowns, nodes: int, splits: str) -> Decoded:
     terrain, crowns = _labels_to_grid(labels, size)
     corrected = (terrain != model_terrain) | (crowns != model_crowns)
     if not corrected.any():
-        note = "The reading splits into distinct real dominoes as read; nothing changed."
+        note = f"As read, {splits} into distinct real dominoes; nothing changed."
         return Decoded(terrain, crowns, corrected, note, "unchanged", nodes)
     changes = [
         f"{where(r, c)} ({_name(model_terrain[r, c], model_crowns[r, c])} → "
@@ -370,10 +405,64 @@ def decode_board(
         for r, c in zip(*np.nonzero(corrected), strict=True)
     ]
     note = (
-        f"Changed {len(changes)} cell{'s' if len(changes) > 1 else ''} so that the kingdom "
-        f"splits into distinct real dominoes: {and_list(changes)}."
+        f"Changed {len(changes)} cell{'s' if len(changes) > 1 else ''} so that {splits} into "
+        f"distinct real dominoes: {and_list(changes)}."
     )
     return Decoded(terrain, crowns, corrected, note, "corrected", nodes)
+
+
+def decode_game(
+    readings: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    max_cost: float = MAX_COST_NATS,
+    time_limit: float = 1.0,
+) -> tuple[Decoded, ...]:
+    """Kingdoms of one game decoded together, so that no domino is used more often than the
+    one set has it (in a two-player 7×7 game the two kingdoms use all 48).
+
+    ``readings``: per kingdom (terrain probs, crown probs, model terrain, model crowns) as for
+    ``decode_board``. Each kingdom is decoded alone first; only when those boards together
+    need a domino too often is the game solved as one integer program. Kingdoms whose own
+    decoding kept the model's reading stay as they are. If the joint program finds nothing
+    close, or no proof within ``time_limit`` seconds, the separate decodings are returned
+    (the game check in ``scoring.tileset.check_game`` will then name the doubled domino).
+    """
+    alone = [decode_board(*reading, max_cost=max_cost) for reading in readings]
+    decoded = [i for i, d in enumerate(alone) if d.status != "kept"]
+    boards = [_board_of(d) for d in (alone[i] for i in decoded)]
+    if len(decoded) < 2 or not _overuse(boards):
+        return tuple(alone)
+    problems, floors = [], []
+    for i in decoded:
+        problem, model_score = _problem_of(*readings[i])
+        problems.append(problem)
+        floors.append(model_score - max_cost)
+    solved = _solve_together(problems, time_limit)
+    if solved is None or sum(score for score, _ in solved) < sum(floors):
+        return tuple(alone)
+    out = list(alone)
+    for i, (_, labels) in zip(decoded, solved, strict=True):
+        terrain, crowns = readings[i][2], readings[i][3]
+        splits = "this kingdom and the others of the game split"
+        out[i] = _decoded(labels, terrain.shape[0], terrain, crowns, 0, splits)
+    return tuple(out)
+
+
+def _board_of(decoded: Decoded):
+    from scoring.board import Board
+
+    return Board(
+        tuple(
+            tuple(Cell(TERRAINS[t], int(c)) for t, c in zip(t_row, c_row, strict=True))
+            for t_row, c_row in zip(decoded.terrain, decoded.crowns, strict=True)
+        )
+    )
+
+
+def _overuse(boards) -> bool:
+    """True when the boards together cannot be built from one set (scoring's game check)."""
+    from scoring.tileset import check_game
+
+    return bool(check_game({f"kingdom {k + 1}": board for k, board in enumerate(boards)}))
 
 
 def _score_of(lp: np.ndarray, terrain: np.ndarray, crowns: np.ndarray) -> float:

@@ -6,20 +6,27 @@ import numpy as np
 import pytest
 
 from scoring.board import Board, Cell, Terrain
-from scoring.tileset import check_kingdom, dominoes
+from scoring.tileset import check_game, check_kingdom, dominoes, kinds_in_set
 from vision.cells import CellReadings
-from vision.decode import decode_board, label_log_probs
+from vision.decode import decode_board, decode_game, label_log_probs
 from vision.labels import CROWN_CLASSES, TERRAINS
 
 
-def random_kingdom(size: int, seed: int, holes: int = 0) -> Board:
-    """A kingdom of distinct real dominoes: castle in the middle, a random domino tiling."""
+def random_kingdom(size: int, seed: int, holes: int = 0, tiles=None) -> Board:
+    """A kingdom of distinct real dominoes (from ``tiles``, all 48 by default): castle in the
+    middle, a random domino tiling; ``holes`` whole dominoes taken away."""
+    return tiled_kingdom(size, seed, holes, tiles)[0]
+
+
+def tiled_kingdom(size: int, seed: int, holes: int = 0, tiles=None):
+    """``random_kingdom`` and its dominoes as {cell: partner cell}."""
     rng = np.random.default_rng(seed)
     middle = size // 2
     grid: list[list[Cell | None]] = [[None] * size for _ in range(size)]
     grid[middle][middle] = Cell(Terrain.CASTLE, 0)
-    tiles = list(dominoes())
+    tiles = list(dominoes() if tiles is None else tiles)
     rng.shuffle(tiles)
+    partner: dict[tuple[int, int], tuple[int, int]] = {}
 
     def tile(pos: int) -> bool:
         while pos < size * size and grid[pos // size][pos % size] is not None:
@@ -30,12 +37,13 @@ def random_kingdom(size: int, seed: int, holes: int = 0) -> Board:
         moves = [(r, c + 1), (r + 1, c)]
         rng.shuffle(moves)
         for r2, c2 in moves:
-            if r2 < size and c2 < size and grid[r2][c2] is None:
+            if r2 < size and c2 < size and grid[r2][c2] is None and tiles:
                 domino = tiles.pop()
                 a, b = (domino.first, domino.second)
                 if rng.random() < 0.5:
                     a, b = b, a
                 grid[r][c], grid[r2][c2] = a, b
+                partner[(r, c)], partner[(r2, c2)] = (r2, c2), (r, c)
                 if tile(pos + 1):
                     return True
                 grid[r][c] = grid[r2][c2] = None
@@ -44,13 +52,12 @@ def random_kingdom(size: int, seed: int, holes: int = 0) -> Board:
 
     assert tile(0)
     board = Board(tuple(tuple(row) for row in grid))
-    # Holes: whole dominoes taken away, so the rest still splits into real dominoes.
-    for _ in range(holes):
-        for r, c, cell in board.iter_cells():
-            if cell.terrain.is_land and c + 1 < size and board[r, c + 1].terrain.is_land:
-                break
-        board = board.replace(r, c, Cell(Terrain.EMPTY, 0))
-    return board
+    outline = [(0, c) for c in range(size)] + [(size - 1, c) for c in range(size)]
+    for cell in outline[:: max(1, len(outline) // max(holes, 1))][:holes]:
+        if board[cell].terrain.is_land:
+            for r, c in (cell, partner[cell]):
+                board = board.replace(r, c, Cell(Terrain.EMPTY, 0))
+    return board, partner
 
 
 def probabilities(board: Board, sure: float = 0.9) -> tuple[np.ndarray, np.ndarray]:
@@ -88,7 +95,7 @@ def test_a_right_board_is_never_changed(size, seed):
 
 def test_a_hole_read_as_a_hole_stays():
     board = random_kingdom(5, 5, holes=2)
-    assert sum(cell.terrain is Terrain.EMPTY for _, _, cell in board.iter_cells()) == 2
+    assert sum(cell.terrain is Terrain.EMPTY for _, _, cell in board.iter_cells()) == 4
     readings = CellReadings(*probabilities(board), 0.5)
     assert readings.board == board and not readings.corrected.any()
 
@@ -213,3 +220,35 @@ def _score(lp: np.ndarray, board: Board) -> float:
         else:
             total += lp[i, index[(t, cell.crowns)]]
     return total
+
+
+def test_kingdoms_of_one_game_never_share_a_domino():
+    """Two kingdoms from one set. The second one's model leans (0.55 against 0.45) towards a
+    domino the first kingdom surely holds and the set has once: alone it reads that domino;
+    decoded with the first kingdom it takes its own."""
+    tiles = list(dominoes())
+    np.random.default_rng(0).shuffle(tiles)
+    first = random_kingdom(5, 1, tiles=tiles[:12])  # a 5×5 kingdom uses all 12
+    second, partner = tiled_kingdom(5, 2, tiles=tiles[12:24])
+    once = [d.kind for d in tiles[:12] if kinds_in_set()[d.kind] == 1]
+    (cell, other), kind = next(iter(partner.items())), once[0]
+    terrain, crowns = probabilities(second)
+    for (r, c), half in zip((cell, other), kind, strict=True):
+        terrain, crowns = misread(terrain, crowns, r, c, half)
+    alone = decode_board(terrain, crowns, *_model(terrain, crowns))
+    assert alone.status == "unchanged"  # alone, the borrowed domino is a fine reading
+    assert _board(alone.terrain, alone.crowns)[cell] == kind[0]
+    first_probs = probabilities(first)
+    readings = [(*first_probs, *_model(*first_probs)), (terrain, crowns, *_model(terrain, crowns))]
+    together = decode_game(readings, time_limit=30.0)
+    boards = [_board(d.terrain, d.crowns) for d in together]
+    assert boards[0] == first
+    assert check_game({"first": boards[0], "second": boards[1]}) == ()
+    assert {boards[1][cell], boards[1][other]} != set(kind)  # the domino is not used twice
+    assert together[1].corrected.any() and "others of the game" in together[1].note
+
+
+def _model(terrain, crowns):
+    model = CellReadings(terrain, crowns, 0.5, joint_decoding=False)
+    t, c, _ = model._decision
+    return t, c
