@@ -38,10 +38,9 @@ def score_page() -> None:
         _shared_game(st.query_params[SHARE_PARAM])
         return
     draft.restore()
-    try:
-        _game_in_progress()
-    finally:
-        draft.save()  # also after st.rerun(): whatever the run changed is kept
+    _game_in_progress()
+    # Not when the run ends early with st.rerun(): the next run saves, and the result comes first.
+    draft.save()
 
 
 def _game_in_progress() -> None:
