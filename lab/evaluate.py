@@ -132,6 +132,8 @@ def compare_decoding(
     Prints cells right, boards entirely right and totals right for both, the boards decoding
     turned right and turned wrong (by name), and decoding time per board (one thread).
     """
+    import scipy.optimize  # noqa: F401 - imported once per process when decoding needs it
+
     rows = {"alone": np.zeros(3), "decoded": np.zeros(3)}
     turned_right, turned_wrong, kept, times = [], [], [], []
     for i in range(len(names)):
