@@ -17,9 +17,12 @@ summed log-probability of its cells, and proves it the best:
   each domino kind against the set; a branch is cut when its bound cannot beat the best board
   found. When the bound's own optimum uses no domino too often (the usual case) the first
   descent is optimal and proven.
+- When the counts bind and the bound is far off (``QUICK_BUDGET`` nodes), the same problem as
+  an integer program for HiGHS (``scipy.optimize.milp``), within ``MILP_SECONDS``.
 
-A board far less probable than the model's own reading (``MAX_COST_NATS``), or a search that
-runs out of steps, leaves the model's reading as it was, with a note saying so.
+A board far less probable than the model's own reading (``MAX_COST_NATS``), or no proof in
+time, leaves the model's reading as it was, with a note saying so. ``decode_game`` decodes the
+kingdoms of one game together, so that no domino is used more often than the set has it.
 """
 
 from __future__ import annotations
