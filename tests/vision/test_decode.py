@@ -252,3 +252,21 @@ def _model(terrain, crowns):
     model = CellReadings(terrain, crowns, 0.5, joint_decoding=False)
     t, c, _ = model._decision
     return t, c
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_branch_and_bound_and_the_integer_program_agree(seed):
+    """Two exact methods, one optimum: the search's proven best equals HiGHS's."""
+    from vision.decode import _problem_of
+
+    rng = np.random.default_rng(seed)
+    board = random_kingdom(5, 100 + seed)
+    terrain, crowns = probabilities(board, sure=0.6)
+    terrain = terrain * rng.dirichlet(np.ones(len(TERRAINS)), (5, 5)) ** 0.5
+    crowns = crowns * rng.dirichlet(np.ones(CROWN_CLASSES), (5, 5)) ** 0.5
+    terrain /= terrain.sum(axis=2, keepdims=True)
+    crowns /= crowns.sum(axis=2, keepdims=True)
+    problem, _ = _problem_of(terrain, crowns, *_model(terrain, crowns))
+    searched, _, _ = problem.search(-np.inf, 10**6)
+    solved, _ = problem.solve_exactly(60.0)
+    assert searched == pytest.approx(solved, abs=1e-6)
