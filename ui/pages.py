@@ -14,9 +14,9 @@ from games.results import GameResult, provisional_reason, result_to_dict, score_
 from games.share import ShareError, decode_game, encode_game
 from ui import draft, state
 from ui.editor import board_editor
-from ui.photo import kingdom_input, warm_up_in_background
+from ui.photo import kingdom_input, read_new_uploads, warm_up_in_background
 from ui.results import show_result
-from ui.setup import init_defaults, load_setup, setup_form, size_notice
+from ui.setup import current_setup, init_defaults, load_setup, setup_form, size_notice
 from ui.table import table_photo
 from ui.text import escape_markdown
 from vision.annotate import jpeg_bytes
@@ -45,6 +45,9 @@ def score_page() -> None:
 
 def _game_in_progress() -> None:
     st.markdown(HOW_TO)
+    before = current_setup()
+    if before is not None:  # a new photo may switch the size: read it before the setup is drawn
+        read_new_uploads(before)
     with st.expander("Game setup", expanded=not state.finished_rounds()):
         setup = setup_form()
     if setup is None:

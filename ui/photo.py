@@ -131,8 +131,41 @@ def _new_file(file, slot: int, name: str | None = None) -> tuple[str, bytes] | N
     return name or file.name, file.getvalue()
 
 
-def read_photo(slot: int, setup: GameSetup, player: str, photo_name: str, data: bytes) -> None:
-    """Decode the file once, keep it as the player's photo, and read the kingdom from it."""
+def read_new_uploads(setup: GameSetup) -> None:
+    """Before the setup is drawn: read each player's newly uploaded photo or camera shot, so that
+    a 7×7 photo switches the game's size in this same run (no second run before the total).
+
+    The reading's progress shows at the top while it runs and goes once it is done; its outcome
+    shows in the player's tab as usual.
+    """
+    for slot, name in enumerate(setup.players):
+        mode = st.session_state.get(f"source_{slot}", UPLOAD)
+        if mode not in (UPLOAD, CAMERA):
+            continue
+        widget = f"upload_{slot}" if mode == UPLOAD else f"camera_{slot}"
+        new = _new_file(
+            st.session_state.get(widget), slot, None if mode == UPLOAD else "camera photo"
+        )
+        if new is not None:
+            progress = st.empty()
+            with progress.container():
+                read_photo(slot, setup, name, *new, rerun_on_switch=False)
+            progress.empty()
+
+
+def read_photo(
+    slot: int,
+    setup: GameSetup,
+    player: str,
+    photo_name: str,
+    data: bytes,
+    rerun_on_switch: bool = True,
+) -> None:
+    """Decode the file once, keep it as the player's photo, and read the kingdom from it.
+
+    ``rerun_on_switch``: when the photo switches the game to 7×7, start a new run (the setup is
+    already drawn); without it the caller draws the setup afterwards.
+    """
     from vision.load_image import load_image
 
     with st.status(
@@ -150,10 +183,12 @@ def read_photo(slot: int, setup: GameSetup, player: str, photo_name: str, data: 
             status.update(label="Could not read the photo", state="error")
             return
         state.set_photo(slot, state.SlotPhoto(photo_id, photo_name, image))
-        _read_slot_photo(slot, setup, player, status)
+        _read_slot_photo(slot, setup, player, status, rerun_on_switch)
 
 
-def _read_slot_photo(slot: int, setup: GameSetup, player: str, status) -> None:
+def _read_slot_photo(
+    slot: int, setup: GameSetup, player: str, status, rerun_on_switch: bool = True
+) -> None:
     """Read the player's photo at whatever size it shows, and put it where it belongs."""
     current = state.photo(slot)
     try:
@@ -175,7 +210,7 @@ def _read_slot_photo(slot: int, setup: GameSetup, player: str, status) -> None:
         label=f"Read {escape_markdown(player)}'s kingdom from {escape_markdown(current.name)}",
         state="complete",
     )
-    if switched:
+    if switched and rerun_on_switch:
         st.rerun()  # the setup above is already drawn: switch it at the top of the next run
 
 

@@ -69,6 +69,21 @@ def size_notice() -> None:
         st.button("Undo: back to 5×5", key="undo_size", on_click=undo_size_switch)
 
 
+def current_setup() -> GameSetup | None:
+    """The setup as the widgets hold it, before they are drawn (None while it has a mistake)."""
+    session = st.session_state
+    count = session.get("setup_count") or MIN_PLAYERS
+    try:
+        return GameSetup(
+            players=tuple(session[f"setup_name_{slot}"] for slot in range(count)),
+            size=7 if session.get("setup_size") == DUEL and count == 2 else 5,
+            rules=Rules(session["setup_middle_kingdom"], session["setup_harmony"]),
+            dynasty=session["setup_dynasty"],
+        )
+    except (GameError, KeyError):
+        return None
+
+
 def setup_form() -> GameSetup | None:
     """Draw the setup; the chosen setup, or None (with a message saying what to fix)."""
     apply_size_switch()
