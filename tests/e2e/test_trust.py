@@ -10,8 +10,11 @@ import pytest
 
 from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
 from tests.e2e.conftest import (
+    DEVICES,
+    AppServer,
     enter_board_text,
     expect,
+    open_app,
     screenshot,
     set_name,
     show_player_tab,
@@ -114,6 +117,43 @@ def test_a_reload_keeps_the_game(device_page):
     expect(page.locator(".st-key-setup_name_0 input")).to_have_value("Anna", timeout=20_000)
     expect(total_of(page, "Anna")).to_contain_text("51")
     expect(page.locator(".st-key-text_5_0 textarea")).to_have_value(BOARD_51)
+
+
+@pytest.fixture
+def own_server(tmp_path):
+    """A server of this test's own, so restarting it leaves the shared one alone."""
+    server = AppServer(tmp_path / "games.db").start()
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("device", list(DEVICES))
+def test_the_game_survives_the_server_losing_the_session(browser, own_server, device):
+    """A phone that locked its screen comes back to a server that no longer has its session (here:
+    the server restarted); the page reloads from its address and the draft brings the game back."""
+    context = browser.new_context(**DEVICES[device])
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        open_app(page, own_server.url)
+        page.locator(".st-key-setup_dynasty").get_by_text("Dynasty (3 games)").click()
+        wait_for_app_run(page)
+        set_name(page, 0, "Anna")
+        enter_board_text(page, 0, BOARD_51)
+        show_player_tab(page, "Player 2")
+        enter_board_text(page, 1, WHEAT_24)
+        page.locator(".st-key-next_game").get_by_role("button").click()  # game 1 is over
+        expect(page.get_by_text("Kingdoms of game 2 of 3")).to_be_visible()
+        wait_for_app_run(page)
+        address = page.url
+        own_server.stop()
+        own_server.start()
+        page.goto(address)
+        expect(page.get_by_text("Kingdoms of game 2 of 3")).to_be_visible(timeout=20_000)
+        expect(page.locator(".st-key-setup_name_0 input")).to_have_value("Anna")
+        expect(page.get_by_text("Dynasty standings after game 1 of 3")).to_be_visible()
+    finally:
+        context.close()
 
 
 # 5. The text box: empty, an example, an Apply button that works without a keyboard shortcut ----
