@@ -69,7 +69,9 @@ def evaluate_scene(seed: int, long_side: int = 1600) -> SceneResult:
     matched: dict[int, object] = {}
     for location in found:
         centre = location.corners.mean(axis=0)
-        distances = [np.linalg.norm(centre - c) / cell for c, cell in zip(centres, cells)]
+        distances = [
+            np.linalg.norm(centre - c) / cell for c, cell in zip(centres, cells, strict=True)
+        ]
         best = int(np.argmin(distances))
         if distances[best] > 1.0 or best in matched:
             result.false_kingdoms += 1
