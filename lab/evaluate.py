@@ -278,10 +278,10 @@ def evaluate_scenes(count: int, seed: int = 1000) -> dict:
     from vision.cells import read_board_image
     from vision.pipeline import ImageError, read_image
 
-    keys = ("cells", "boards", "totals", "holes", "castle")
+    keys = ("cells", "boards", "totals", "holes", "false_holes", "castle")
     methods = ("alone", "holes", "decoded")
     tally = {m: dict.fromkeys(keys, 0.0) for m in methods}
-    found = hole_cells = 0
+    found = hole_cells = tile_cells = 0
     turned_right, turned_wrong, not_found, wrong_size = [], [], [], []
     for k in range(count):
         scene = make_hard_scene(seed + k)
@@ -301,6 +301,7 @@ def evaluate_scenes(count: int, seed: int = 1000) -> dict:
         turns = max(range(4), key=lambda t: int((np.rot90(alone, t) == truth).sum()))
         holes = truth == "."
         hole_cells += int(holes.sum())
+        tile_cells += int((~holes).sum())
         right = {}
         raw = read_board_image(reading.board_image, reading.size)  # without the table's help
         boards = {
@@ -315,6 +316,7 @@ def evaluate_scenes(count: int, seed: int = 1000) -> dict:
             tally[key]["boards"] += right[key]
             tally[key]["totals"] += board_total(board) == board_total(truth_board)
             tally[key]["holes"] += int((read[holes] == ".").sum())
+            tally[key]["false_holes"] += int((read[~holes] == ".").sum())
             tally[key]["castle"] += bool(((read == "C") == (truth == "C")).all())
         if right["decoded"] and not right["alone"]:
             turned_right.append(str(scene.seed))
@@ -331,6 +333,7 @@ def evaluate_scenes(count: int, seed: int = 1000) -> dict:
         ("boards", "boards entirely right", found),
         ("totals", "totals right", found),
         ("holes", f"holes read as holes ({hole_cells})", hole_cells),
+        ("false_holes", f"tiles read as holes ({tile_cells})", tile_cells),
         ("castle", "castle cell right", found),
     ):
         a, h, d = (tally[m][key] / max(n, 1) for m in methods)
