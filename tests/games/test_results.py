@@ -52,7 +52,8 @@ def test_flagged_cells_make_the_result_provisional_and_are_named():
     assert reason.startswith(
         "Provisional: 2 cells (row 1, column 2 and row 4, column 3) of Anna's kingdom to check."
     )
-    assert reason.endswith("Fix or confirm them above: the winner shows once every cell is checked.")
+    advice = "Fix or confirm them above: the winner shows once every cell is checked."
+    assert reason.endswith(advice)
     one = provisional_reason(result, {"Ben": {(2, 1)}})
     assert "1 cell (row 3, column 2) of Ben's kingdom" in one
 
