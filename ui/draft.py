@@ -28,6 +28,20 @@ _SIZES = (5, 7)
 _SLOTS = range(4)
 
 
+def keep_in_address(shared_view: bool) -> None:
+    """On every page: the draft's id stays in the address; a new session opened on another page
+    notes the id it was given, for the score page to restore. Not in a shared game's view: a
+    link passed on must not carry the sender's game in progress."""
+    if shared_view:
+        return
+    draft_id = st.session_state.get("draft_id")
+    if draft_id is not None:
+        if st.query_params.get(DRAFT_PARAM) != draft_id:
+            st.query_params[DRAFT_PARAM] = draft_id
+    elif "draft_id" not in st.session_state and is_draft_id(st.query_params.get(DRAFT_PARAM)):
+        st.session_state["draft_wanted"] = st.query_params[DRAFT_PARAM]
+
+
 def restore() -> None:
     """Once per browser session: take the draft named in the URL, or start a new one."""
     if "draft_id" in st.session_state:
@@ -36,7 +50,8 @@ def restore() -> None:
         if st.query_params.get(DRAFT_PARAM) != st.session_state["draft_id"]:
             st.query_params[DRAFT_PARAM] = st.session_state["draft_id"]  # after another page
         return
-    wanted = st.query_params.get(DRAFT_PARAM)
+    # The address names the draft; after a page switch it may not, but the session noted it.
+    wanted = st.query_params.get(DRAFT_PARAM) or st.session_state.pop("draft_wanted", None)
     draft_id = wanted if is_draft_id(wanted) else new_draft_id()
     st.session_state["draft_id"] = draft_id
     st.query_params[DRAFT_PARAM] = draft_id

@@ -293,9 +293,12 @@ HISTORY_PAGE = "ui/history_page.py"
 
 
 def navigation() -> None:
-    st.navigation(
+    page = st.navigation(
         [
             st.Page(SCORE_PAGE, title="Score a game", icon=":material/scoreboard:", default=True),
             st.Page(HISTORY_PAGE, title="History", icon=":material/history:", url_path="history"),
         ]
-    ).run()
+    )
+    # On every page, so that a reload on History loses nothing either.
+    draft.keep_in_address(shared_view=SHARE_PARAM in st.query_params)
+    page.run()

@@ -292,3 +292,19 @@ def test_text_with_a_mistake_survives_a_visit_to_the_history_page(app):
     app.switch_page("ui/history_page.py").run()
     app.switch_page("ui/score_page.py").run()
     assert app.text_area(key="text_5_0").value == typed
+
+
+def test_a_reload_on_the_history_page_keeps_the_game_for_the_score_page(app):
+    app.text_input(key="setup_name_0").input("Anna").run()
+    enter(app, 0, BOARD_51)
+    draft_id = app.query_params["draft"]
+    draft_id = draft_id if isinstance(draft_id, str) else draft_id[0]
+
+    other = AppTest.from_file(APP, default_timeout=60)  # reloaded at /history?draft=...
+    other.query_params["draft"] = draft_id
+    other.switch_page("ui/history_page.py").run()
+    assert not other.exception
+    other.query_params.clear()  # the sidebar's link to the score page carries no query
+    other.switch_page("ui/score_page.py").run()
+    assert other.text_input(key="setup_name_0").value == "Anna"
+    assert metric_values(other)["Anna's total"] == "51"
