@@ -1,5 +1,8 @@
 """A share link opened in a new page shows the same result."""
 
+from games.model import Game, GameSetup
+from games.share import encode_game
+from scoring import parse_board
 from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
     enter_board_text,
@@ -18,10 +21,10 @@ def test_share_link_reopens_the_same_result_in_a_new_page(page, browser):
     expect(total_of(page, "Anna")).to_contain_text("51")
     show_player_tab(page, "Player 2")
     enter_board_text(page, 1, WHEAT_24)
-    # The link is on the page before Player 2's kingdom; read it once the result has both.
-    expect(page.get_by_text("Anna wins this game")).to_be_visible()
+    # The link is on the page before Player 2's kingdom: wait until it holds both kingdoms.
+    both = Game(GameSetup(("Anna", "Player 2")), ((parse_board(BOARD_51), parse_board(WHEAT_24)),))
     link = page.get_by_test_id("stCode").filter(has_text="?game=")
-    expect(link).to_be_visible()
+    expect(link).to_contain_text(f"?game={encode_game(both)}")
     url = link.inner_text().strip()
 
     other = browser.new_context(viewport={"width": 1000, "height": 1800}).new_page()
