@@ -25,6 +25,12 @@ MIN_SIDE_SHARE = 0.05  # a table colour covers at least this much of a side's ba
 MIN_CLUSTER_SHARE = 0.08  # a border colour this common is table, not a tile poking in
 TABLE_DISTANCE = 4.0  # Mahalanobis distance beyond which a pixel is not table
 MIN_KINGDOM_SHARE = 0.01  # of the image area
+# A table pattern: at least this many specks reaching into the area learnt as table, each under
+# PATTERN_MAX_SPECK of the image (a cell of a kingdom filling a quarter of the photo is ~1 %);
+# specks up to PATTERN_SPECK_FACTOR times their median size are the pattern's.
+PATTERN_MIN_SPECKS = 12
+PATTERN_MAX_SPECK = 0.002
+PATTERN_SPECK_FACTOR = 2.5
 SECOND_PASS_MARGIN = 0.1  # of the long side: how far from the first blob the table is re-learnt
 # Light and shadow multiply a table's colour: they change its brightness across the photo far
 # more than its chromaticity (the share of red, green and blue), and the border band does not see
@@ -110,8 +116,30 @@ def _mark(lab: np.ndarray, table_area: np.ndarray, sides: np.ndarray | None = No
     unit = max(3, int(round(0.012 * max(h, w))))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (unit, unit))
     tiles = cv2.morphologyEx(tiles, cv2.MORPH_OPEN, kernel)
+    tiles = _without_pattern_specks(tiles, table_area)
     joined = cv2.morphologyEx(tiles, cv2.MORPH_CLOSE, kernel, iterations=2)
     return TableModel(tiles, joined)
+
+
+def _without_pattern_specks(tiles: np.ndarray, table_area: np.ndarray) -> np.ndarray:
+    """``tiles`` without the specks of the table's own pattern (a cloth's dots or flowers).
+
+    A printed pattern mixes its colours at every speck's rim, so k-means learns no tight colour
+    for it and each speck stands out. Where the area learnt as table holds many such specks of
+    one size, every speck in the photo up to a few times that size is table: joining them would
+    bridge neighbouring kingdoms. Specks fused to a kingdom are one part with it and stay.
+    """
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(tiles, connectivity=8)
+    if count <= PATTERN_MIN_SPECKS:
+        return tiles
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    inside = np.bincount(labels[table_area], minlength=count)[1:]
+    specks = areas[(inside > 0) & (areas < PATTERN_MAX_SPECK * tiles.size)]
+    if len(specks) < PATTERN_MIN_SPECKS:
+        return tiles
+    limit = PATTERN_SPECK_FACTOR * float(np.median(specks))
+    keep = np.concatenate([[False], areas > limit])
+    return np.where(keep[labels], 255, 0).astype(np.uint8)
 
 
 def _big_blobs(mask: np.ndarray) -> np.ndarray | None:

@@ -66,3 +66,22 @@ def test_size_is_decided_per_kingdom_unless_given(aau_board):
     assert [k.size for k in find_kingdoms(photo, size=7).kingdoms] == [7, 7]
     with pytest.raises(ValueError, match="5 or 7"):
         find_kingdoms(photo, size=6)
+
+
+def _dotted_cloth(height: int, width: int, seed: int) -> np.ndarray:
+    from lab.tables import _table
+
+    cloth = _table(np.random.default_rng(seed), "patterned_cloth", height, width)
+    return cloth.clip(0, 255).astype(np.uint8)
+
+
+def test_kingdoms_a_centimetre_apart_on_dotted_cloth_are_two(aau_board):
+    """The cloth's white dots are its pattern, not things on it: they must not join neighbours."""
+    photo = _dotted_cloth(900, 1500, seed=1)
+    boards = [cv2.resize(aau_board(n), (400, 400), interpolation=cv2.INTER_AREA) for n in (4, 9)]
+    lay(photo, boards[0], 300, 250)
+    lay(photo, boards[1], 700 + 30, 250)  # 0.375 of a cell apart
+    found = find_kingdoms(photo)
+    assert len(found.kingdoms) == 2
+    for location, left in zip(found.kingdoms, (300, 730), strict=True):
+        assert np.abs(location.corners[:, 0].min() - left) < 16

@@ -35,3 +35,14 @@ def test_a_hue_mix_is_no_table_colour():
     photo[:30] = rng.integers(0, 256, (30, 800, 3), dtype=np.uint8)  # confetti along the top
     model = table_model(photo)
     assert model.joined[100:500, 100:700].mean() < 0.05 * 255
+
+
+def test_the_dots_of_a_patterned_cloth_are_table():
+    """White dots mix with the cloth at their rims, so no tight colour is learnt for them; their
+    many equal specks along the border mark them as the table's pattern."""
+    from lab.tables import _table
+
+    cloth = _table(np.random.default_rng(1), "patterned_cloth", 900, 1500)
+    model = table_model(cloth.clip(0, 255).astype(np.uint8))
+    assert model.not_table.mean() < 0.01 * 255
+    assert model.joined.mean() < 0.01 * 255
