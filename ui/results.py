@@ -57,10 +57,12 @@ def _names(names) -> str:
     return " and ".join(escape_markdown(name) for name in names)
 
 
-def show_ranking(ranking: Ranking, total_label: str = "Total") -> None:
+def show_ranking(ranking: Ranking, total_label: str = "Total", final: bool = True) -> None:
+    """The standings; places and tie-break sentences only when ``final`` (a provisional result
+    must not hand out places a correction could still change)."""
     rows = [
         {
-            "Place": ordinal(s.place),
+            **({"Place": ordinal(s.place)} if final else {}),
             "Player": escape_markdown(s.name),
             total_label: s.total,
             "Largest region": s.largest_region,
@@ -69,6 +71,9 @@ def show_ranking(ranking: Ranking, total_label: str = "Total") -> None:
         for s in ranking.standings
     ]
     st.table(rows, hide_index=True)
+    if not final:
+        st.caption("Places and tie-breaks are given once every kingdom is in and checked.")
+        return
     for sentence in ranking.explanations:
         st.info(escape_markdown(sentence), icon=":material/balance:")
 
@@ -88,7 +93,8 @@ def _show_dynasty(result: GameResult, final: bool) -> None:
             )
         else:
             st.success(f"{_names(winners)} share the Dynasty!", icon=":material/emoji_events:")
-    show_ranking(dynasty.overall, total_label="Total of the games")
+    # Standings after the games already over are settled; after the last, only once it is checked.
+    show_ranking(dynasty.overall, total_label="Total of the games", final=played < 3 or final)
 
 
 def _show_round(
@@ -107,7 +113,7 @@ def _show_round(
             st.markdown(f"### :material/emoji_events: {escape_markdown(winners[0])} wins this game")
         else:
             st.markdown(f"### :material/emoji_events: {_names(winners)} share first place")
-        show_ranking(game.ranking)
+        show_ranking(game.ranking, final=final)
     for warning in game.warnings:
         st.warning(escape_markdown(warning), icon=":material/extension:")
     tabs = st.tabs([escape_markdown(name) for name in game.scores])

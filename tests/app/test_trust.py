@@ -84,11 +84,13 @@ def test_flagged_cells_make_the_result_provisional_until_confirmed(app):
     reason = provisional(app)
     assert reason is not None and "of Anna's kingdom to check" in reason and "(row " in reason
     assert not winner_lines(app)
+    assert "Place" not in app.table[0].value.columns  # no places handed out while provisional
     assert "save_game" not in [b.key for b in app.button]  # nothing to save as final yet
 
     app.button(key="accept_0").click().run()  # one tap: "these cells are right"
     assert provisional(app) is None
     assert winner_lines(app)
+    assert list(app.table[0].value["Place"]) == ["1st", "2nd"]
 
 
 def test_players_not_entered_take_no_place_and_score_nothing(app):
