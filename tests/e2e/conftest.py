@@ -19,21 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS
+
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
 # Screenshots for the README are taken only by `python -m tests.e2e.screenshots`, which sets this;
 # a plain test run writes nothing into the checkout.
 SCREENSHOTS = os.environ.get("KINGDOMINO_SCREENSHOTS")
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 STARTUP_DEADLINE_S = 30
 
 playwright_sync = pytest.importorskip("playwright.sync_api")

@@ -31,21 +31,12 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS
+
 __test__ = False  # for pytest: a script, not a test module
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_images"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [  # as in tests/e2e/conftest.py
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # (sample, quarter turns clockwise): the six 5×5 samples, then turned copies, all different files.
 VARIANTS = [
     ("aau-board-1", 0),
