@@ -28,7 +28,7 @@ import numpy as np
 
 from lab.data import shared_dir
 from lab.synth import empty_table, make_scene
-from vision.find_board import NoBoardFound, find_board, location_from_corners
+from vision.find import NoBoardFound, find_board, location_from_corners
 from vision.load_image import load_image
 from vision.rectify import straighten
 

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from scoring.score import Region, Score
-from vision.find_board import BoardLocation
+from vision.find import BoardLocation
 from vision.rectify import draw_overlay
 
 # Distinct, saturated outline colours (BGR), used in turn; a dark under-stroke keeps each one

@@ -1,7 +1,7 @@
 """Read every cell of a straightened board: terrain and crown probabilities, the board, confidences.
 
 A *straightened* board is a top-down image in which the N×N kingdom fills the frame (as in
-``aau-boards``, or what ``vision.find_board`` produces from a photo). Each cell is cut out on the
+``aau-boards``, or what ``vision.find`` produces from a photo). Each cell is cut out on the
 regular grid, scaled to CROP×CROP and classified by the packaged model (``vision.model``).
 
     readings = classify_cells(image, 5)

@@ -48,7 +48,7 @@ def test_png_bytes_decode_back_to_the_image():
 
 
 def test_grid_preview_draws_on_a_shrunk_copy_of_the_photo():
-    from vision.find_board import location_from_corners
+    from vision.find import location_from_corners
 
     photo = np.full((2000, 1500, 3), 128, np.uint8)
     corners = np.array([[300, 400], [1200, 420], [1180, 1300], [320, 1280]], float)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from lab.synth import _background, make_scene
-from vision.find_board import BoardLocation, NoBoardFound, find_board, location_from_corners
+from vision.find import BoardLocation, NoBoardFound, find_board, location_from_corners
 from vision.load_image import ImageError, load_image
 from vision.rectify import cell_grid, draw_overlay, straighten
 
@@ -185,7 +185,7 @@ def test_a_short_kingdom_gets_its_castle_centred(shared_dir):
 
 
 def test_centre_on_castle_only_moves_when_the_tiles_fit():
-    from vision.find_board import centre_on_castle
+    from vision.find import centre_on_castle
 
     square = [[0, 0], [500, 0], [500, 500], [0, 500]]
     short = location_from_corners(square, 5, tile_span=(0, 4, 0, 5))

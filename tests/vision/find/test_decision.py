@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from lab.synth import _background, make_scene
+from vision.find import NoBoardFound, find_board
 from vision.find.decision import lattice_evidence, straightened_view, tiles_seen
-from vision.find_board import NoBoardFound, find_board
 
 
 def _full(image: np.ndarray) -> np.ndarray:
