@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 
 import pytest
@@ -138,11 +137,10 @@ def test_score_board_carries_the_warnings_unless_skipped():
     assert score_board(board, check_tiles=False).warnings == ()
 
 
-def test_all_wheat_seven_by_seven_is_refused_fast():
+def test_all_wheat_seven_by_seven_is_refused_by_the_count():
+    # Its time is measured by `python -m scoring.benchmark` (adversarial boards), not here.
     board = parse_board("\n".join(["W0 " * 7] * 3 + ["W0 W0 W0 C W0 W0 W0"] + ["W0 " * 7] * 3))
-    start = time.perf_counter()
     warnings = check_kingdom.__wrapped__(board)
-    assert time.perf_counter() - start < 0.2
     assert "48 wheat cells but the set has only 26" in warnings[0]
 
 
