@@ -269,11 +269,11 @@ def _read_table(path: str, size: int | None) -> Any:
 def _cmd_rank(args: argparse.Namespace) -> int:
     rules = Rules(middle_kingdom=not args.no_middle_kingdom, harmony=not args.no_harmony)
     status = EXIT_OK
-    scores: dict[str, Score] = {}
+    kingdoms: dict[str, LoadedInput] = {}
     files: dict[str, str] = {}
     if args.photo is not None:
         try:
-            scores, files = _scores_from_photo(args.photo, args.players, rules)
+            kingdoms, files = _kingdoms_from_photo(args.photo, args.players)
         except InputError as err:
             _error(str(err))
             return EXIT_BAD_INPUT
@@ -284,7 +284,7 @@ def _cmd_rank(args: argparse.Namespace) -> int:
             _error(f"{argument}: give each player as NAME=FILE, e.g. Anna=anna.txt")
             status = EXIT_BAD_INPUT
             continue
-        if name in scores:
+        if name in kingdoms:
             _error(f"{argument}: {name} is given twice; names must differ")
             status = EXIT_BAD_INPUT
             continue
@@ -294,8 +294,10 @@ def _cmd_rank(args: argparse.Namespace) -> int:
             _error(f"{name}: {err}")
             status = EXIT_BAD_INPUT
             continue
-        scores[name] = score_board(loaded.board, rules)
+        kingdoms[name] = loaded
         files[name] = path
+    kingdoms = _decoded_as_one_game(kingdoms)
+    scores = {name: score_board(loaded.board, rules) for name, loaded in kingdoms.items()}
     try:
         ranking = rank_players(scores)
     except ValueError as err:
@@ -318,7 +320,10 @@ def _cmd_rank(args: argparse.Namespace) -> int:
             "winners": list(ranking.winners),
             "explanations": list(ranking.explanations),
             "warnings": list(game_warnings),
-            "scores": {name: {"file": files[name], **s.to_dict()} for name, s in scores.items()},
+            "scores": {
+                name: {"file": files[name], **s.to_dict(), **_decoding_of(kingdoms[name])}
+                for name, s in scores.items()
+            },
         }
         print(json.dumps(result))
         return status
@@ -338,9 +343,9 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     return status
 
 
-def _scores_from_photo(
-    photo: str, names: list[str], rules: Rules
-) -> tuple[dict[str, Score], dict[str, str]]:
+def _kingdoms_from_photo(
+    photo: str, names: list[str]
+) -> tuple[dict[str, LoadedInput], dict[str, str]]:
     """The photo's complete kingdoms, given to ``names`` in reading order (left to right)."""
     names = [name.strip() for name in names]
     if any(not name or "=" in name for name in names):
@@ -356,11 +361,30 @@ def _scores_from_photo(
             f"{photo}: {len(table.kingdoms)} complete kingdom(s) found{cut} but"
             f" {len(names)} names given; give one name per kingdom, left to right"
         )
-    scores, files = {}, {}
+    kingdoms, files = {}, {}
     for number, (name, reading) in enumerate(zip(names, table.kingdoms, strict=True), start=1):
-        scores[name] = score_board(reading.board, rules)
+        kingdoms[name] = LoadedInput(reading.board, reading)
         files[name] = f"{photo}#kingdom{number}"
-    return scores, files
+    return kingdoms, files
+
+
+def _decoding_of(loaded: LoadedInput) -> dict:
+    """``decoding``: what joint decoding did to a photo's reading (nothing for typed boards)."""
+    cells = getattr(loaded.reading, "cells", None)
+    return {} if cells is None else {"decoding": cells.decoding}
+
+
+def _decoded_as_one_game(kingdoms: dict[str, LoadedInput]) -> dict[str, LoadedInput]:
+    """Kingdoms read from photos share one domino set: decode them together, so that no
+    domino is read into two kingdoms (boards typed in stay exactly as typed)."""
+    photos = [name for name, loaded in kingdoms.items() if loaded.reading is not None]
+    if len(photos) < 2:
+        return kingdoms
+    from vision.pipeline import decode_together
+
+    readings = decode_together([kingdoms[name].reading for name in photos])
+    decoded = {name: LoadedInput(r.board, r) for name, r in zip(photos, readings, strict=True)}
+    return {name: decoded.get(name, loaded) for name, loaded in kingdoms.items()}
 
 
 # ---- read (images only) --------------------------------------------------------------------

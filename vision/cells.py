@@ -11,18 +11,20 @@ regular grid, scaled to CROP×CROP and classified by the packaged model (``visio
     readings.decoding       # one sentence on what decoding did
     readings.cells_json()   # [{"row", "col", "terrain", "crowns", "confidence", "uncertain",
                             #   "corrected"}, ...]
+    decode_together([a, b])  # the kingdoms of one game, sharing one domino set
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import cv2
 import numpy as np
 
 from scoring.board import SIZES, Board, Cell, Terrain
-from vision.decode import Decoded, decode_board
+from vision.decode import Decoded, decode_board, decode_game
 from vision.labels import CROWN_CLASSES, TERRAINS
 
 CROP = 64  # pixels per side of the crop the model sees
@@ -88,6 +90,9 @@ class CellReadings:
     # Decode the board jointly with the real dominoes (``vision.decode``); False gives the
     # model's own per-cell choice (the evaluation compares the two).
     joint_decoding: bool = True
+    # This kingdom's decoding together with the other kingdoms of its game (``decode_together``);
+    # None decodes it alone.
+    game_decoding: Decoded | None = None
 
     def __post_init__(self) -> None:
         size = self.terrain_probs.shape[0]
@@ -130,6 +135,8 @@ class CellReadings:
         if not self.joint_decoding:
             unchanged = np.zeros(terrain.shape, bool)
             return Decoded(terrain, crowns, unchanged, "Joint decoding was not asked for.", "off")
+        if self.game_decoding is not None:
+            return self.game_decoding
         return decode_board(self.terrain_probs, self.crown_probs, terrain, crowns)
 
     @cached_property
@@ -205,6 +212,21 @@ class CellReadings:
                 }
             )
         return out
+
+
+def decode_together(readings: Sequence[CellReadings]) -> tuple[CellReadings, ...]:
+    """The kingdoms of one game, decoded together so that no domino is used more often than the
+    one set has it (``vision.decode.decode_game``); readings without joint decoding stay as
+    they are."""
+    decodable = [r for r in readings if r.joint_decoding]
+    if len(decodable) < 2:
+        return tuple(readings)
+    decoded = iter(
+        decode_game([(r.terrain_probs, r.crown_probs, *r._model_choice) for r in decodable])
+    )
+    return tuple(
+        replace(r, game_decoding=next(decoded)) if r.joint_decoding else r for r in readings
+    )
 
 
 def _to_board(terrain: np.ndarray, crowns: np.ndarray) -> Board:

@@ -13,7 +13,7 @@ Stages, one per module:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -21,6 +21,7 @@ import numpy as np
 
 from scoring.board import SIZES, Board
 from vision.cells import CellReadings, read_board_image
+from vision.cells import decode_together as decode_cells_together
 from vision.corners import check_corners
 from vision.find import BoardLocation, NoBoardFound, centre_on_castle, find_board
 from vision.find.search import find_kingdoms
@@ -30,7 +31,15 @@ from vision.rectify import straighten
 
 ImageSource = str | Path | bytes | bytearray | np.ndarray
 
-__all__ = ["ImageError", "NoBoardFound", "Reading", "TableReading", "read_image", "read_table"]
+__all__ = [
+    "ImageError",
+    "NoBoardFound",
+    "Reading",
+    "TableReading",
+    "decode_together",
+    "read_image",
+    "read_table",
+]
 
 
 @dataclass(frozen=True)
@@ -186,3 +195,10 @@ def read_table(source: ImageSource, size: int | None = None) -> TableReading:
     return TableReading(
         describe(source), image, kingdoms, found.cut_off, found.warnings, photo_scale
     )
+
+
+def decode_together(readings: Sequence[Reading]) -> tuple[Reading, ...]:
+    """The kingdoms of one game read from photos, decoded together so that no domino is used
+    more often than the one set has it (``vision.cells.decode_together``)."""
+    cells = decode_cells_together([reading.cells for reading in readings])
+    return tuple(replace(reading, cells=new) for reading, new in zip(readings, cells, strict=True))

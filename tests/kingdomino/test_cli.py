@@ -12,7 +12,7 @@ import pytest
 
 from kingdomino import cli as kingdomino_cli
 from kingdomino.cli import main
-from scoring import parse_board
+from scoring import check_game, parse_board
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -258,3 +258,33 @@ def test_load_input_returns_board_and_no_reading_for_board_files(board_file):
     board, reading = kingdomino_cli.load_input(str(board_file))
     assert board == parse_board(BOARD)
     assert reading is None
+
+
+def test_rank_decodes_the_photos_of_one_game_together(tmp_path, monkeypatch, capsys):
+    """Two photos whose separate readings use one domino twice: rank reads them as one game."""
+    import numpy as np
+
+    from tests.vision.test_decode import game_sharing_a_domino
+    from vision.cells import CellReadings
+    from vision.pipeline import Reading
+
+    first_probs, second_probs, first, _ = game_sharing_a_domino()
+    blank = np.zeros((500, 500, 3), np.uint8)
+    readings = {
+        str(tmp_path / name): Reading(name, blank, CellReadings(*probs, 0.5))
+        for name, probs in (("a.jpg", first_probs), ("b.jpg", second_probs))
+    }
+    for path in readings:
+        Path(path).write_bytes(b"\xff\xd8\xff\xe0 a photo")
+    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: lambda source: readings[source])
+    typed = tmp_path / "cleo.txt"
+    typed.write_text(BOARD)
+    args = ["rank", "--json", *(f"{n}={p}" for n, p in zip("AB", readings, strict=True))]
+    assert main([*args, f"C={typed}"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    boards = {name: parse_board("\n".join(s["grid"])) for name, s in result["scores"].items()}
+    assert boards["A"] == first and boards["C"] == parse_board(BOARD)  # typed stays as typed
+    assert check_game({"A": boards["A"], "B": boards["B"]}) == ()
+    assert boards["B"] != readings[str(tmp_path / "b.jpg")].board  # not the separate reading
+    assert "others of the game" in result["scores"]["B"]["decoding"]
+    assert "decoding" not in result["scores"]["C"]

@@ -248,6 +248,38 @@ def test_kingdoms_of_one_game_never_share_a_domino():
     assert together[1].corrected.any() and "others of the game" in together[1].note
 
 
+def game_sharing_a_domino():
+    """Two kingdoms of one set as the model reads them: the second leans (0.55) towards a domino
+    the first surely holds and the set has once. Returns the two (terrain, crown) probability
+    pairs, the first kingdom's board and the two cells of the second that borrow the domino."""
+    tiles = list(dominoes())
+    np.random.default_rng(0).shuffle(tiles)
+    first = random_kingdom(5, 1, tiles=tiles[:12])
+    second, partner = tiled_kingdom(5, 2, tiles=tiles[12:24])
+    kind = next(d.kind for d in tiles[:12] if kinds_in_set()[d.kind] == 1)
+    cell, other = next(iter(partner.items()))
+    terrain, crowns = probabilities(second)
+    for (r, c), half in zip((cell, other), kind, strict=True):
+        terrain, crowns = misread(terrain, crowns, r, c, half)
+    return probabilities(first), (terrain, crowns), first, (cell, other)
+
+
+def test_readings_of_one_game_are_decoded_together():
+    from vision.cells import decode_together
+
+    first_probs, second_probs, first, cells = game_sharing_a_domino()
+    alone = [CellReadings(*probs, 0.5) for probs in (first_probs, second_probs)]
+    assert check_game({"a": alone[0].board, "b": alone[1].board}) != ()  # one domino twice
+    together = decode_together(alone)
+    assert together[0].board == first
+    assert check_game({"a": together[0].board, "b": together[1].board}) == ()
+    assert together[1].corrected[cells[0]] and "others of the game" in together[1].decoding
+    # Without joint decoding a reading stays the model's own; one decodable reading stays alone.
+    off = CellReadings(*second_probs, 0.5, joint_decoding=False)
+    assert decode_together([alone[0], off])[1] is off
+    assert decode_together([alone[1]])[0] is alone[1]
+
+
 def _model(terrain, crowns):
     model = CellReadings(terrain, crowns, 0.5, joint_decoding=False)
     t, c, _ = model._decision
