@@ -203,6 +203,10 @@ def fit_lattice(
     pad = 2  # _tile_cells looks this many cells beyond the first estimate
     col0, col1 = cols.min() - pad, cols.max() - pad + 1
     row0, row1 = rows.min() - pad, rows.max() - pad + 1
+    wanted = size or (7 if max(col1 - col0, row1 - row0) > 5 else 5)
+    (col0, col1, row0, row1), lean = _grow_along_lattice(
+        small, to_lattice, (col0, col1, row0, row1), wanted
+    )
     span = max(col1 - col0, row1 - row0)
     warnings: tuple[str, ...] = ()
     if size is None:
@@ -212,9 +216,10 @@ def fit_lattice(
             f"the tiles span {col1 - col0}×{row1 - row0} cells, more than a {size}×{size}"
             " kingdom: check the grid, or give the size",
         )
-    # Centre the frame on the tiles; an odd spare cell goes after (right / bottom).
-    left = col0 - (size - (col1 - col0)) // 2
-    top = row0 - (size - (row1 - row0)) // 2
+    # Centre the frame on the tiles; an odd spare cell goes to the side that shows more tile
+    # edges, else after (right / bottom).
+    left = col0 - _spare_before(size - (col1 - col0), lean[0])
+    top = row0 - _spare_before(size - (row1 - row0), lean[1])
     frame_cells = np.array(
         [[left, top], [left + size, top], [left + size, top + size], [left, top + size]],
         dtype=np.float64,
@@ -227,6 +232,14 @@ def fit_lattice(
         int(np.clip(v, 0, size)) for v in (row0 - top, row1 - top, col0 - left, col1 - left)
     )
     return frame, size, tile_span, warnings, span > size
+
+
+def _spare_before(spare: int, lean: int) -> int:
+    """Of ``spare`` cells of frame beyond the tiles, how many go before them (left / top): half,
+    and an odd one before only if that side shows more tile edges (``lean`` -1)."""
+    if spare > 0 and spare % 2 and lean < 0:
+        return spare // 2 + 1
+    return spare // 2
 
 
 def _count_cells(small: np.ndarray, quad: np.ndarray) -> tuple[int, int, float]:
@@ -387,6 +400,119 @@ def _peaks(strips: np.ndarray) -> list[tuple[float, float] | None]:
         (float(k[r] + shift[r]), min(float(strength[r]), 4.0)) if strength[r] >= 1.4 else None
         for r in range(count)
     ]
+
+
+# A row (or column) of cells next to the tiles found is tiles too when the lattice's lines show
+# edges there: the seams between its cells and its outer side. Tiles whose colours match the
+# table (beige swamp on cork) are missing from the mask, but not their outlines.
+GROW_MIN_SHARE = 0.7
+# Where neither side passes, the frame still reaches further on the side with this much more
+# evidence (seams + outer side, 0-2): a row of tiles seen faintly beats plain table.
+LEAN_MIN_DIFFERENCE = 0.4
+GROW_CLEARANCE = 0.3  # of a cell: how far a row grown over stays from the photo's edge
+
+
+def _grow_along_lattice(
+    small: np.ndarray, to_lattice: np.ndarray, bounds: tuple[int, int, int, int], wanted: int
+) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
+    """``bounds`` (col0, col1, row0, row1, lattice cells) grown one row or column at a time,
+    up to ``wanted`` cells, where the photo shows tile edges on the lattice beyond them.
+
+    Also (x, y): on which side a frame wider than the tiles should reach further, -1 (left,
+    top), +1 (right, bottom) or 0 (no clue): the side whose lattice shows more tile edges.
+    """
+    col0, col1, row0, row1 = bounds
+    h, w = small.shape[:2]
+    to_photo = np.linalg.inv(to_lattice)
+    P, margin = LATTICE_PX, LATTICE_PX // 2
+    while col1 - col0 < wanted or row1 - row0 < wanted:
+        # The view: the tiles found and one cell more all round, half a cell of margin.
+        cmin, rmin = col0 - 1, row0 - 1
+        shift = np.array([[1, 0, -cmin * P], [0, 1, -rmin * P], [0, 0, 1]], float)
+        width, height = (col1 + 1 - cmin) * P + 2 * margin, (row1 + 1 - rmin) * P + 2 * margin
+        view = cv2.warpPerspective(small, shift @ to_lattice, (width, height))
+        gx, gy = gradient_images(view)
+        candidates = []  # (evidence, new bounds)
+        lean = [0, 0]
+        if row1 - row0 < wanted:
+            scores = []
+            for row, outer in ((row0 - 1, row0 - 1), (row1, row1 + 1)):
+                cells = (col0, col1, row, row + 1)
+                seams = side = 0.0
+                if _inside_photo(cells, to_photo, (h, w)):
+                    seams = _line_hits(gx, range(col0, col1 + 1), row, cmin, rmin)
+                    side = _line_hits(gy.T, [outer], None, rmin, cmin, span=(col0, col1))
+                    grown = (col0, col1, min(row0, row), max(row1, row + 1))
+                    candidates.append((min(seams, side), grown))
+                scores.append(seams + side)
+            lean[1] = _lean(*scores)
+        if col1 - col0 < wanted:
+            scores = []
+            for col, outer in ((col0 - 1, col0 - 1), (col1, col1 + 1)):
+                cells = (col, col + 1, row0, row1)
+                seams = side = 0.0
+                if _inside_photo(cells, to_photo, (h, w)):
+                    seams = _line_hits(gy.T, range(row0, row1 + 1), col, rmin, cmin)
+                    side = _line_hits(gx, [outer], None, cmin, rmin, span=(row0, row1))
+                    grown = (min(col0, col), max(col1, col + 1), row0, row1)
+                    candidates.append((min(seams, side), grown))
+                scores.append(seams + side)
+            lean[0] = _lean(*scores)
+        passing = [c for c in candidates if c[0] >= GROW_MIN_SHARE]
+        if not passing:
+            return (col0, col1, row0, row1), (lean[0], lean[1])
+        col0, col1, row0, row1 = max(passing, key=lambda c: c[0])[1]
+    return (col0, col1, row0, row1), (0, 0)
+
+
+def _lean(before: float, after: float) -> int:
+    """-1 if the side before shows clearly more tile edges (seams + outer side, 0-2), +1 if the
+    side after does, else 0."""
+    if abs(before - after) < LEAN_MIN_DIFFERENCE:
+        return 0
+    return -1 if before > after else 1
+
+
+def _inside_photo(cells, to_photo: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Whether the cells (col0, col1, row0, row1) lie wholly inside the photo, GROW_CLEARANCE
+    of a cell from its edge (a row cut by the edge is no row to grow over)."""
+    c0, c1, r0, r1 = cells
+    c0, r0, c1, r1 = (
+        c0 - GROW_CLEARANCE,
+        r0 - GROW_CLEARANCE,
+        c1 + GROW_CLEARANCE,
+        r1 + GROW_CLEARANCE,
+    )
+    margin = LATTICE_PX // 2
+    corners = np.array([[c0, r0], [c1, r0], [c1, r1], [c0, r1]], float) * LATTICE_PX + margin
+    photo = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_photo).reshape(4, 2)
+    h, w = shape
+    return bool(
+        (photo >= 1).all() and (photo[:, 0] <= w - 2).all() and (photo[:, 1] <= h - 2).all()
+    )
+
+
+def _line_hits(grad, lines, band, line_origin, band_origin, span=None) -> float:
+    """Share of lattice-line segments with a clear edge on the line (within 0.1 cell).
+
+    ``grad``: gradient across the lines, rows running along them (gx for vertical lines, gy.T
+    for horizontal ones). ``lines``: line positions in cells; the segments are those of cell
+    ``band`` along them, or of every cell in ``span`` (first, end) when ``band`` is None.
+    """
+    P, margin = LATTICE_PX, LATTICE_PX // 2
+    half, trim = int(0.25 * P), int(round(0.2 * P))
+    bands = [band] if band is not None else range(*span)
+    hits = total = 0
+    for line in lines:
+        centre = margin + (line - line_origin) * P
+        for b in bands:
+            lo = margin + (b - band_origin) * P + trim
+            strip = grad[lo : lo + P - 2 * trim, centre - half : centre + half + 1].sum(axis=0)
+            found = _peaks(strip[None, :])[0]
+            total += 1
+            if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
+                hits += 1
+    return hits / total if total else 0.0
 
 
 def _tile_cells(mask: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int) -> np.ndarray:

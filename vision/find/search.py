@@ -45,6 +45,9 @@ MAX_PER_BLOB = 4  # kingdoms peeled off one blob
 # enlarged to it, when the photo has the pixels (at least MIN_ZOOM times more).
 FIT_LONG_SIDE = 360
 MIN_ZOOM = 1.25
+# A finished kingdom (a dozen dominoes or more) spans at least this many cells each way; fewer
+# is a piece of one (a fragment split off a blob) or clutter, not a kingdom.
+MIN_TILE_SPAN = 3
 
 
 @dataclass(frozen=True)
@@ -251,7 +254,8 @@ def _fit(photo: _Photo, blob, size):
     if zoom < MIN_ZOOM:
         view, view_blob, to_small = photo.small, blob, None
     else:
-        pad = int(0.15 * max(w, h)) + 2
+        # A cell and more of table all round: the lattice may grow over tiles the blob missed.
+        pad = int(0.3 * max(w, h)) + 2
         sh, sw = blob.shape
         x0, y0, x1, y1 = (
             max(0, x - pad),
@@ -287,6 +291,12 @@ def _fit(photo: _Photo, blob, size):
 def _fit_in(view: np.ndarray, blob: np.ndarray, size: int | None):
     """``fit_lattice`` in ``view``, and the kingdom decision on its frame."""
     frame, n, span, warnings, overflow = fit_lattice(view, blob, initial_quads(blob), size)
+    rows, cols = span[1] - span[0], span[3] - span[2]
+    if min(rows, cols) < MIN_TILE_SPAN and not touches_border(blob):
+        raise NoBoardFound(
+            "no kingdom found: what stands out holds too few tiles for a finished kingdom; take"
+            " the photo from above with the whole kingdom in view, or tap its four corners"
+        )
     if not tiles_seen(view, frame, n):
         raise NoBoardFound(
             "no kingdom found: something stands out from the table, but it does not look like"

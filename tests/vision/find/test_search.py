@@ -85,3 +85,12 @@ def test_kingdoms_a_centimetre_apart_on_dotted_cloth_are_two(aau_board):
     assert len(found.kingdoms) == 2
     for location, left in zip(found.kingdoms, (300, 730), strict=True):
         assert np.abs(location.corners[:, 0].min() - left) < 16
+
+
+def test_a_strip_of_two_rows_of_tiles_is_no_kingdom(aau_board):
+    """A finished kingdom spans at least three cells each way; two rows are a piece of one."""
+    photo = table("wood", 1000, 1400, seed=5)
+    board = cv2.resize(aau_board(4), (400, 400), interpolation=cv2.INTER_AREA)
+    lay(photo, board[:160], 500, 420)
+    with pytest.raises(NoBoardFound, match="too few tiles"):
+        find_kingdoms(photo)

@@ -1,0 +1,57 @@
+"""Lattice fit: the frame grows along the fitted lattice over tiles the table model missed."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from lab.tables import _table
+from tests.vision.find.conftest import lay
+from vision.find.lattice import _lean, _spare_before
+from vision.find.search import find_kingdoms
+
+
+def _beige_top_row(board: np.ndarray, colour: np.ndarray) -> None:
+    """The board's top row recoloured to ``colour`` (its picture's detail kept), with dark seams
+    between the tiles and along its outer side: tiles that look like the table."""
+    cell = board.shape[1] // 5
+    row = board[:cell].astype(np.float32)
+    grey = row.mean(axis=2, keepdims=True)
+    beige = colour + 0.8 * (grey - grey.mean())
+    for x in range(0, board.shape[1] + 1, cell):
+        beige[:, max(0, x - 2) : x + 2] = 0.45 * colour
+    beige[:2] = 0.45 * colour
+    board[:cell] = np.clip(beige, 0, 255).astype(np.uint8)
+
+
+def test_a_row_of_table_coloured_tiles_is_in_the_frame(aau_board):
+    cork = _table(np.random.default_rng(3), "cork", 900, 1200).clip(0, 255).astype(np.uint8)
+    board = cv2.resize(aau_board(4), (400, 400), interpolation=cv2.INTER_AREA)
+    _beige_top_row(board, cork[:100, :100].reshape(-1, 3).mean(axis=0))
+    lay(cork, board, 400, 250)
+    (kingdom,) = find_kingdoms(cork).kingdoms
+    truth = np.array([[400, 250], [800, 250], [800, 650], [400, 650]], float)
+    # A frame a row short is placed a whole cell (80 px) off.
+    assert np.abs(kingdom.corners - truth).max() < 16
+    assert kingdom.tile_span == (0, 5, 0, 5)
+
+
+def test_the_frame_does_not_grow_over_plain_table(aau_board):
+    """A kingdom of four rows stays four rows: cork next to it shows no tile edges."""
+    cork = _table(np.random.default_rng(3), "cork", 900, 1200).clip(0, 255).astype(np.uint8)
+    board = cv2.resize(aau_board(4), (400, 400), interpolation=cv2.INTER_AREA)
+    lay(cork, board[80:], 400, 330)
+    (kingdom,) = find_kingdoms(cork).kingdoms
+    assert kingdom.tile_span is not None
+    row0, row1, col0, col1 = kingdom.tile_span
+    assert (row1 - row0, col1 - col0) == (4, 5)
+
+
+def test_an_odd_spare_cell_goes_to_the_side_with_more_tile_edges():
+    """Tiles spanning 4 of 5 columns: the fifth is placed where the lattice shows more edges
+    (a column of tiles too faint to grow over), and after the tiles when neither side does."""
+    assert _lean(1.3, 0.2) == -1 and _lean(0.2, 1.3) == 1 and _lean(1.0, 0.8) == 0
+    assert _spare_before(1, lean=-1) == 1
+    assert _spare_before(1, lean=0) == 0 and _spare_before(1, lean=1) == 0
+    assert _spare_before(2, lean=-1) == 1  # an even spare is shared whatever the lean
+    assert _spare_before(3, lean=-1) == 2 and _spare_before(3, lean=0) == 1
