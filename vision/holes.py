@@ -6,10 +6,12 @@ it. But the photo shows the table right around the kingdom. So:
 1. Straighten the frame with a margin of one cell all round; the 4N + 4 cells of that margin
    are table (or, on a crowded table, sometimes another kingdom or a box).
 2. Describe each margin cell and each frame cell by a colour histogram (Lab, coarse bins,
-   the cell's middle only). The table is the bin-wise median of the margin cells, so a few
-   margin cells showing something else do not count.
-3. A frame cell's *table likeness* is how much of its histogram the table's covers
-   (histogram intersection), relative to what margin cells themselves reach.
+   the cell's middle only).
+3. A frame cell's *table likeness* is its K-th best histogram intersection with the margin
+   cells, relative to what margin cells reach with each other. Matching single margin cells
+   (not their average) keeps a textured table whole: a hole on a light band of dark wood
+   matches the light margin cells; taking the K-th best, not the best, means one margin cell
+   showing something else (a neighbour's tile, a box) cannot make a tile look like table.
 4. The likeness moves the cell model's "empty" probability (a likelihood ratio) before joint
    decoding, which also insists that the remaining tiles still split into real dominoes.
 
@@ -29,6 +31,7 @@ from vision.labels import TERRAINS
 
 PX = 32  # pixels per cell of the straightened view used here
 MIN_TABLE_CELLS = 6  # margin cells needed inside the photo to trust the table's look
+K_BEST = 3  # a cell's table likeness is its K-th best match among the margin cells
 _BINS = (4, 8, 8)  # L, a, b
 _EMPTY = TERRAINS.index(Terrain.EMPTY)
 # Likelihood ratio for "empty" = exp(SLOPE * (likeness - MIDPOINT)), clipped to [1/CAP, CAP]:
@@ -70,16 +73,22 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     if len(margin) < MIN_TABLE_CELLS:
         return None
     margin = np.array(margin)
-    table = np.median(margin, axis=0)
-    table /= max(table.sum(), 1e-9)
-    own = np.minimum(margin, table).sum(axis=1)  # how table-like the margin is itself
+    # A textured table (wood grain, waves, a cloth's pattern) is not one colour mix: a cell is
+    # compared with each margin cell, and its K-th best match counts, so that one margin cell
+    # showing something else (a neighbour's tile, a box) cannot make a tile look like table.
+    between = np.minimum(margin[:, None, :], margin[None, :, :]).sum(axis=2)
+    np.fill_diagonal(between, 0.0)
+    own = np.sort(between, axis=1)[:, -K_BEST]  # how well each margin cell matches the rest
     reference = max(float(np.median(own)), 0.05)
-    likeness = np.zeros((size, size))
-    for r in range(size):
-        for c in range(size):
-            box = (slice((r + 1) * PX, (r + 2) * PX), slice((c + 1) * PX, (c + 2) * PX))
-            likeness[r, c] = np.minimum(_histogram(lab[box]), table).sum() / reference
-    return likeness
+    cells = np.array(
+        [
+            _histogram(lab[(r + 1) * PX : (r + 2) * PX, (c + 1) * PX : (c + 2) * PX])
+            for r in range(size)
+            for c in range(size)
+        ]
+    )
+    matches = np.minimum(cells[:, None, :], margin[None, :, :]).sum(axis=2)
+    return (np.sort(matches, axis=1)[:, -K_BEST] / reference).reshape(size, size)
 
 
 def judge_holes(readings: CellReadings, likeness: np.ndarray | None) -> CellReadings:

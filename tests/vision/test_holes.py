@@ -53,6 +53,34 @@ def test_holes_look_like_the_table_and_tiles_do_not(shared_dir):
     assert likeness[tiles].max() < 0.5
 
 
+def banded_wood(height: int, width: int) -> np.ndarray:
+    """A wood table with broad grain: dark bands over most of it, a light band a cell high in
+    every four (on the board's rows -1 and 3)."""
+    y = np.mgrid[0:height, 0:width][0]
+    light = (((y - OFFSET) // CELL) % 4 == 3)[..., None]
+    wood = np.where(light, np.array([120, 175, 215]), np.array([40, 70, 100])).astype(np.float32)
+    noise = np.random.default_rng(1).normal(0, 4, wood.shape)
+    return np.clip(wood + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_hole_on_a_light_band_of_a_banded_table_still_looks_like_the_table(shared_dir):
+    # Row 3 of the board lies on a light band: most of the margin is dark wood, yet a hole
+    # there shows the table as surely as one on a dark band.
+    board = cv2.imread(str(shared_dir / "datasets/aau-boards/images/1.jpg"))
+    board = cv2.resize(board, (5 * CELL, 5 * CELL), interpolation=cv2.INTER_AREA)
+    photo = banded_wood(1000, 1000)
+    tiles = board.copy()
+    for r, c in [(3, 0), (4, 0)]:  # a light-band hole and a dark-band hole
+        box = (slice(r * CELL, (r + 1) * CELL), slice(c * CELL, (c + 1) * CELL))
+        tiles[box] = photo[OFFSET : OFFSET + 5 * CELL, OFFSET : OFFSET + 5 * CELL][box]
+    photo[OFFSET : OFFSET + 5 * CELL, OFFSET : OFFSET + 5 * CELL] = tiles
+    likeness = table_likeness(photo, TO_BOARD, 5)
+    assert likeness[3, 0] > 0.8 and likeness[4, 0] > 0.8
+    others = np.ones((5, 5), bool)
+    others[3:, 0] = False
+    assert likeness[others].max() < 0.5
+
+
 def test_no_table_in_view_means_no_judgement(shared_dir):
     board = cv2.imread(str(shared_dir / "datasets/aau-boards/images/1.jpg"))
     whole_image = np.array([[5 / board.shape[1], 0, 0], [0, 5 / board.shape[0], 0], [0, 0, 1.0]])
