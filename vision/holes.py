@@ -43,6 +43,35 @@ MIDPOINT = 0.6
 CAP = 1e4
 
 
+# sRGB (D65) to XYZ, and the white point, as OpenCV's Lab conversion uses them.
+_RGB_TO_XYZ = np.array(
+    [
+        [0.412453, 0.357580, 0.180423],
+        [0.212671, 0.715160, 0.072169],
+        [0.019334, 0.119193, 0.950227],
+    ],
+    np.float32,
+)
+_WHITE = np.array([0.950456, 1.0, 1.088754], np.float32)
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    """(H, W, 3) Lab on OpenCV's 8-bit scale (L 0-255, a and b offset by 128), as float32.
+
+    Computed here rather than by ``cv2.cvtColor``: OpenCV builds its Lab tables on first use,
+    about 0.09 s per process, more than this whole step takes; on a few thousand pixels numpy
+    is as quick.
+    """
+    rgb = bgr[..., ::-1].astype(np.float32) / 255.0
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    xyz = (linear @ _RGB_TO_XYZ.T) / _WHITE
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    lightness = np.where(xyz[..., 1] > 0.008856, 116 * f[..., 1] - 16, 903.3 * xyz[..., 1])
+    a = 500 * (f[..., 0] - f[..., 1])
+    b = 200 * (f[..., 1] - f[..., 2])
+    return np.stack([lightness * 255 / 100, a + 128, b + 128], axis=-1).astype(np.float32)
+
+
 def _histogram(lab_cell: np.ndarray) -> np.ndarray:
     inner = lab_cell[PX // 6 : PX - PX // 6, PX // 6 : PX - PX // 6].reshape(-1, 3)
     hist, _ = np.histogramdd(inner, bins=_BINS, range=((0, 256), (0, 256), (0, 256)))
@@ -61,7 +90,7 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     inside = cv2.warpPerspective(
         np.full(photo.shape[:2], 255, np.uint8), to_view, (side, side), flags=cv2.INTER_NEAREST
     )
-    lab = cv2.cvtColor(cv2.GaussianBlur(view, (0, 0), 1.0), cv2.COLOR_BGR2LAB)
+    lab = _lab(cv2.GaussianBlur(view, (0, 0), 1.0))
     margin = []
     for r in range(size + 2):
         for c in range(size + 2):

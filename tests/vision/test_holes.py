@@ -133,3 +133,10 @@ def test_tiles_that_do_not_look_like_the_table_stay_tiles():
     assert judge_holes(readings, None) is readings
     with pytest.raises(ValueError, match="5×5"):
         judge_holes(readings, np.zeros((7, 7)))
+
+
+def test_lab_matches_opencv_on_its_8_bit_scale():
+    from vision.holes import _lab
+
+    colours = np.random.default_rng(2).integers(0, 256, (40, 40, 3), dtype=np.uint8)
+    assert np.abs(_lab(colours) - cv2.cvtColor(colours, cv2.COLOR_BGR2LAB)).max() < 3
