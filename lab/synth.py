@@ -86,6 +86,43 @@ def _aau_boards() -> tuple[tuple[np.ndarray, tuple[tuple[str, ...], ...]], ...]:
     return tuple(boards)
 
 
+def _frame_in_photo(
+    rng: np.random.Generator,
+    size: int,
+    margin: int,
+    width: int,
+    height: int,
+    smallest: float,
+    fill: float,
+    spread: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where the kingdom's frame lies on the tile plane and in the photo, (4, 2) each: turned,
+    scaled to ``smallest``–0.9 of the photo's short side, tilted, and placed wholly inside the
+    photo (at most ``fill`` of it) between ``spread`` and 1 − ``spread`` of the free room."""
+    frame_plane = (
+        np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float64) * SOURCE_PX
+        + margin
+    )
+    kingdom_px = rng.uniform(smallest, 0.9) * min(height, width)
+    angle = rng.uniform(0, 2 * np.pi)
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    centred = (frame_plane - frame_plane.mean(axis=0)) / (size * SOURCE_PX) * kingdom_px
+    placed = centred @ rotation.T
+    tilt = rng.uniform(0, 0.16)  # far edge up to ~30 % shorter than the near one: ~35° of tilt
+    direction = rng.uniform(0, 2 * np.pi)
+    towards = np.array([np.cos(direction), np.sin(direction)])
+    # Corners on the far side of the tilt shrink toward the centre: a keystone.
+    placed = placed * (1 - tilt * (placed @ towards / (kingdom_px / 2)))[:, None]
+    placed += rng.normal(0, 0.01 * kingdom_px, placed.shape)
+    extent = placed.max(axis=0) - placed.min(axis=0)
+    # The whole kingdom in the frame (players are told to), with a small border.
+    shrink = min(1.0, fill * min(width / extent[0], height / extent[1]))
+    placed, extent = placed * shrink, extent * shrink
+    free = np.array([width, height]) - extent
+    offset = -placed.min(axis=0) + rng.uniform(spread, 1 - spread, 2) * np.maximum(free, 0)
+    return frame_plane, placed + offset
+
+
 def make_scene(seed: int, photo_long_side: int = 1600) -> Scene:
     """One synthetic scene, fully determined by ``seed``."""
     rng = np.random.default_rng(seed)
@@ -111,28 +148,7 @@ def make_scene(seed: int, photo_long_side: int = 1600) -> Scene:
     _lay_tiles(rng, cells, holes, size, margin, tiles, alpha)
 
     # Plane → photo: rotate, scale, place, then move each corner a little (camera tilt).
-    frame_plane = (
-        np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float64) * SOURCE_PX
-        + margin
-    )
-    kingdom_px = rng.uniform(0.45, 0.9) * min(height, width)
-    angle = rng.uniform(0, 2 * np.pi)
-    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    centred = (frame_plane - frame_plane.mean(axis=0)) / (size * SOURCE_PX) * kingdom_px
-    placed = centred @ rotation.T
-    tilt = rng.uniform(0, 0.16)  # far edge up to ~30 % shorter than the near one: ~35° of tilt
-    direction = rng.uniform(0, 2 * np.pi)
-    towards = np.array([np.cos(direction), np.sin(direction)])
-    # Corners on the far side of the tilt shrink toward the centre: a keystone.
-    placed = placed * (1 - tilt * (placed @ towards / (kingdom_px / 2)))[:, None]
-    placed += rng.normal(0, 0.01 * kingdom_px, placed.shape)
-    extent = placed.max(axis=0) - placed.min(axis=0)
-    # The whole kingdom in the frame (players are told to), with a small border.
-    shrink = min(1.0, 0.96 * min(width / extent[0], height / extent[1]))
-    placed, extent = placed * shrink, extent * shrink
-    free = np.array([width, height]) - extent
-    offset = -placed.min(axis=0) + rng.uniform(0.1, 0.9, 2) * np.maximum(free, 0)
-    corners = placed + offset
+    frame_plane, corners = _frame_in_photo(rng, size, margin, width, height, 0.45, 0.96, 0.1)
     to_photo = cv2.getPerspectiveTransform(
         frame_plane.astype(np.float32), corners.astype(np.float32)
     )
@@ -446,25 +462,7 @@ def make_hard_scene(seed: int, photo_long_side: int = 1600) -> Scene:
     castle = next((r, c) for r in range(size) for c in range(size) if labels[r][c] == "C")
     figure = _castle_figure(rng, castle, margin, tiles, alpha) if rng.random() < 0.7 else None
 
-    frame_plane = (
-        np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float64) * SOURCE_PX
-        + margin
-    )
-    kingdom_px = rng.uniform(0.5, 0.9) * min(height, width)
-    angle = rng.uniform(0, 2 * np.pi)
-    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    placed = (frame_plane - frame_plane.mean(axis=0)) / (size * SOURCE_PX) * kingdom_px
-    placed = placed @ rotation.T
-    tilt = rng.uniform(0, 0.16)
-    direction = rng.uniform(0, 2 * np.pi)
-    towards = np.array([np.cos(direction), np.sin(direction)])
-    placed = placed * (1 - tilt * (placed @ towards / (kingdom_px / 2)))[:, None]
-    placed += rng.normal(0, 0.01 * kingdom_px, placed.shape)
-    extent = placed.max(axis=0) - placed.min(axis=0)
-    shrink = min(1.0, 0.92 * min(width / extent[0], height / extent[1]))
-    placed, extent = placed * shrink, extent * shrink
-    free = np.array([width, height]) - extent
-    corners = placed - placed.min(axis=0) + rng.uniform(0.2, 0.8, 2) * np.maximum(free, 0)
+    frame_plane, corners = _frame_in_photo(rng, size, margin, width, height, 0.5, 0.92, 0.2)
     to_photo = cv2.getPerspectiveTransform(
         frame_plane.astype(np.float32), corners.astype(np.float32)
     )
