@@ -143,19 +143,31 @@ def _read_at(
         board_image, warnings = straighten(image, location), location.warnings
         size = location.size
     try:
-        cells = read_board_image(board_image, size)
+        cells = _read_cells(image, board_image, location, size)
         if location is not None:
             # A kingdom smaller than its frame: put the castle in the middle if the tiles allow.
             moved = centre_on_castle(location, cells.board.castle)
             if moved is not location:
                 location, board_image = moved, straighten(image, moved)
-                cells = read_board_image(board_image, size)
+                cells = _read_cells(image, board_image, location, size)
     except ValueError as err:
         raise ImageError(f"{describe(source)}: {err}") from None
+    return Reading(describe(source), board_image, cells, warnings, location)
+
+
+def _read_cells(
+    image: np.ndarray, board_image: np.ndarray, location: BoardLocation | None, size: int | None
+) -> CellReadings:
+    """The cells of ``board_image``, with the holes judged against the photo's table.
+
+    The holes are judged before anything asks for the board, so that the joint decoding (which
+    places the castle) runs once, on the final probabilities.
+    """
+    cells = read_board_image(board_image, size)
     if location is not None and not location.straightened:
         # A cell that looks like this photo's table around the kingdom is likely a hole.
         cells = judge_holes(cells, table_likeness(image, location.homography, location.size))
-    return Reading(describe(source), board_image, cells, warnings, location)
+    return cells
 
 
 @dataclass(frozen=True)

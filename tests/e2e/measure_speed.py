@@ -49,6 +49,9 @@ def main() -> None:
     if not PHOTO.exists():
         raise SystemExit(f"{PHOTO} not found (set KINGDOMINO_SHARED to the shared folder)")
     folder = Path(tempfile.mkdtemp())
+    # As on a user's machine, the server caches its compiled modules (this machine's environment
+    # sets PYTHONDONTWRITEBYTECODE, which would compile ui, vision and scoring on every start).
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     print(f"photo: {PHOTO} ({PHOTO.stat().st_size / 1e6:.1f} MB); before: {load()}")
     first_page, first_photo, again = [], [], []
     server = AppServer(folder / "games.db")
