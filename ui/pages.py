@@ -60,11 +60,17 @@ def _game_in_progress() -> None:
     else:
         st.subheader("Kingdoms")
     table_photo(setup)
-    tabs = st.tabs([escape_markdown(name) for name in setup.players])
+    # Only the open tab is drawn (a tap on another tab reruns the page): the browser then builds
+    # one kingdom's uploader and tap-to-fix board, not four, which is most of a phone's work on
+    # the first page and after each photo. The kingdoms themselves live in the session state.
+    tabs = st.tabs(
+        [escape_markdown(name) for name in setup.players], key="player_tab", on_change="rerun"
+    )
     for slot, (tab, name) in enumerate(zip(tabs, setup.players, strict=True)):
-        with tab:
-            kingdom_input(slot, name, setup)
-            board_editor(slot, name, setup.size)
+        if tab.open:
+            with tab:
+                kingdom_input(slot, name, setup)
+                board_editor(slot, name, setup.size)
 
     st.divider()
     st.header("Result")

@@ -88,10 +88,11 @@ def board(slot: int, size: int) -> Board:
     if key not in st.session_state:
         st.session_state[key] = blank_board(size)
     text = text_key(slot, size)
-    if text not in st.session_state:  # first run, or the box was not drawn in the last run
-        st.session_state[text] = st.session_state.get(
-            typed_key(slot, size), board_text(st.session_state[key])
-        )
+    # The box shows what was last typed or read (both noted under typed_key). Streamlit forgets
+    # a box it did not draw, or hands it back empty (a closed kingdom tab, a removed player).
+    shown = st.session_state.get(typed_key(slot, size), board_text(st.session_state[key]))
+    if st.session_state.get(text) != shown:
+        st.session_state[text] = shown
     return st.session_state[key]
 
 

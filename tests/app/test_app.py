@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from games.share import encode_game
+from tests.app.kingdom_tabs import open_kingdom_tab, text_box
 from tests.app_boards import BOARD_51, SAMPLES, WHEAT_22, WHEAT_24
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -27,7 +28,7 @@ def app(tmp_path, monkeypatch) -> AppTest:
 
 
 def enter(at: AppTest, slot: int, text: str, size: int = 5) -> None:
-    at.text_area(key=f"text_{size}_{slot}").input(text)
+    text_box(at, slot, size).input(text)
     at.run()
     assert not at.exception
 
@@ -43,10 +44,10 @@ def infos(at: AppTest) -> list[str]:
 def test_first_page_explains_what_to_do_and_has_two_players(app):
     assert "Set up the players" in app.markdown[0].value
     assert app.text_input(key="setup_name_0").value == "Player 1"
-    assert [t.label for t in app.text_area] == [
-        "Player 1's kingdom as board text",
-        "Player 2's kingdom as board text",
-    ]
+    assert [t.label for t in app.tabs] == ["Player 1", "Player 2"]
+    # Only the open tab is drawn: the first player's.
+    assert [t.label for t in app.text_area] == ["Player 1's kingdom as board text"]
+    assert text_box(app, 1).label == "Player 2's kingdom as board text"
 
 
 def test_hand_entry_by_text_scores_the_kingdom(app):
@@ -62,7 +63,7 @@ def test_bad_board_text_says_where_and_keeps_both_text_and_board(app):
     enter(app, 0, BOARD_51.replace("S2", "X2"))
     (error,) = app.error
     assert "row 4, column 2" in error.value and "unknown token" in error.value
-    assert "X2" in app.text_area(key="text_5_0").value  # what the user typed stays
+    assert "X2" in text_box(app, 0).value  # what the user typed stays
     assert metric_values(app)["Player 1's total"] == "51"  # the last good board still scores
 
 
@@ -103,7 +104,7 @@ def test_dynasty_standings_after_each_game_and_the_winner_after_the_third(app):
         if game < 3:
             app.button(key="next_game").click().run()
             # The next game starts from empty kingdoms; the finished game is kept.
-            assert app.text_area(key="text_5_0").value == ""
+            assert text_box(app, 0).value == ""
             assert any(f"after game {game} of 3" in s.value for s in app.subheader)
             assert not any("share first place" in m.value for m in app.markdown)
     assert any("Player 1 wins the Dynasty" in s.value for s in app.success)
@@ -171,7 +172,7 @@ def test_shared_game_can_be_opened_in_the_editor(app):
     fresh.run()
     fresh.button(key="edit_shared").click().run()
     assert not fresh.exception
-    assert fresh.text_area(key="text_5_0").value.startswith("G0 L0 F0 F0 F0")
+    assert text_box(fresh, 0).value.startswith("G0 L0 F0 F0 F0")
 
 
 def test_seven_by_seven_duel(app):
@@ -202,13 +203,13 @@ def test_encoded_game_from_the_model_matches_the_apps_link(app):
 def test_try_a_sample_reads_it_into_the_editor(app):
     app.button(key="try_sample_0").click().run()
     assert not app.exception
-    assert app.text_area(key="text_5_0").value == (SAMPLES / "aau-board-1.txt").read_text()
+    assert text_box(app, 0).value == (SAMPLES / "aau-board-1.txt").read_text()
     assert metric_values(app)["Player 1's total"] == "51"
 
 
 def test_a_new_photo_of_one_player_leaves_the_others_alone(app):
     enter(app, 1, BOARD_51)
-    app.file_uploader(key="upload_0").upload(
+    open_kingdom_tab(app, 0).file_uploader(key="upload_0").upload(
         "scene.jpg", (SAMPLES / "synthetic-scene-19.jpg").read_bytes(), "image/jpeg"
     ).run()
     assert not app.exception
@@ -222,7 +223,7 @@ def test_a_photo_replacing_a_board_can_be_undone(app):
     app.button(key="try_sample_0").click().run()
     assert metric_values(app)["Player 1's total"] == "51"
     app.button(key="undo_0").click().run()
-    assert app.text_area(key="text_5_0").value == WHEAT_24
+    assert text_box(app, 0).value == WHEAT_24
     assert metric_values(app)["Player 1's total"] == "39"
 
 

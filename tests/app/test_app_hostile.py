@@ -13,6 +13,7 @@ import pytest
 from streamlit import config
 from streamlit.testing.v1 import AppTest
 
+from tests.app.kingdom_tabs import text_box
 from tests.app_boards import BOARD_51, WHEAT_24
 from ui.text import escape_markdown
 
@@ -40,7 +41,7 @@ def _app(tmp_path, monkeypatch, db: Path | None = None) -> AppTest:
 
 
 def _enter(at: AppTest, slot: int, text: str) -> None:
-    at.text_area(key=f"text_5_{slot}").input(text)
+    text_box(at, slot).input(text)
     at.run()
     assert not at.exception
 

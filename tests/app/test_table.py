@@ -6,6 +6,7 @@ import cv2
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.app.kingdom_tabs import text_box
 from tests.app.test_app import APP, metric_values
 
 
@@ -45,8 +46,8 @@ def test_every_kingdom_goes_to_its_player_left_to_right_or_as_chosen(app, table_
     app.run()
     app.button(key="table_assign").click().run()
     assert not app.exception
-    assert app.text_area(key="text_5_0").value == expected[1]
-    assert app.text_area(key="text_5_1").value == expected[0]
+    assert text_box(app, 0).value == expected[1]
+    assert text_box(app, 1).value == expected[0]
     assert set(metric_values(app)) == {"Anna's total", "Ben's total"}
 
 

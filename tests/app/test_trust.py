@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from scoring import Terrain
+from tests.app.kingdom_tabs import open_kingdom_tab, text_box
 from tests.app.test_app import APP, enter, metric_values
 from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
 
@@ -87,7 +88,7 @@ def test_flagged_cells_make_the_result_provisional_until_confirmed(app):
     assert "Place" not in app.table[0].value.columns  # no places handed out while provisional
     assert "save_game" not in [b.key for b in app.button]  # nothing to save as final yet
 
-    app.button(key="accept_0").click().run()  # one tap: "these cells are right"
+    open_kingdom_tab(app, 0).button(key="accept_0").click().run()  # one tap: "these are right"
     assert provisional(app) is None
     assert winner_lines(app)
     assert list(app.table[0].value["Place"]) == ["1st", "2nd"]
@@ -173,10 +174,10 @@ def test_a_reload_keeps_names_boards_photo_readings_and_flags(app):
 
     again = reload(app)
     assert again.text_input(key="setup_name_0").value == "Anna"
-    assert again.text_area(key="text_5_1").value == WHEAT_24
     assert metric_values(again) == metric_values(app)
     assert provisional(again) == before  # the flags came back with the reading
     assert any("What the app saw in blurred.png" in plain(e.label) for e in again.expander)
+    assert text_box(again, 1).value == WHEAT_24
 
 
 def test_a_reload_keeps_the_dynasty_games_already_over(app):
@@ -189,7 +190,7 @@ def test_a_reload_keeps_the_dynasty_games_already_over(app):
     again = reload(app)
     assert any("game 2 of 3" in s.value for s in again.subheader)
     assert list(again.table[0].value["Total of the games"]) == [51, 39]
-    assert again.text_area(key="text_5_0").value == WHEAT_24
+    assert text_box(again, 0).value == WHEAT_24
 
 
 def test_an_unknown_draft_in_the_url_starts_a_fresh_game(tmp_path, monkeypatch):
@@ -205,7 +206,7 @@ def test_an_unknown_draft_in_the_url_starts_a_fresh_game(tmp_path, monkeypatch):
 
 
 def test_the_text_box_starts_empty_with_an_example_and_applies_on_the_button(app):
-    box = app.text_area(key="text_5_0")
+    box = text_box(app, 0)
     assert box.value == "" and "for example" in box.placeholder
     box.set_value(BOARD_51)  # typed, not yet applied (no blur)
     app.button(key="apply_0").click().run()
@@ -285,7 +286,7 @@ def test_a_player_removed_and_added_back_keeps_their_name_and_kingdom(app):
     app.switch_page("ui/score_page.py").run()
     app.button_group(key="setup_count").set_value(3).run()
     assert app.text_input(key="setup_name_2").value == "Cleo"
-    assert app.text_area(key="text_5_2").value == WHEAT_24
+    assert text_box(app, 2).value == WHEAT_24
 
 
 def test_text_with_a_mistake_survives_a_visit_to_the_history_page(app):
@@ -293,7 +294,7 @@ def test_text_with_a_mistake_survives_a_visit_to_the_history_page(app):
     enter(app, 0, typed)
     app.switch_page("ui/history_page.py").run()
     app.switch_page("ui/score_page.py").run()
-    assert app.text_area(key="text_5_0").value == typed
+    assert text_box(app, 0).value == typed
 
 
 def test_a_reload_on_the_history_page_keeps_the_game_for_the_score_page(app):

@@ -199,8 +199,8 @@ def set_name(page, slot: int, name: str) -> None:
     field = page.locator(f".st-key-setup_name_{slot} input")
     field.fill(name)
     field.press("Enter")
-    expect(page.locator(f".st-key-text_5_{slot} textarea")).to_be_attached()
-    expect(page.get_by_text(f"{name}'s kingdom as board text")).to_be_attached()
+    # Only the open kingdom tab is drawn; every player has a tab under the new name.
+    expect(page.get_by_role("tab", name=name, exact=True).first).to_be_visible()
 
 
 def wait_for_app_run(page) -> None:
