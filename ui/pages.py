@@ -76,7 +76,7 @@ def _game_in_progress() -> None:
     st.header("Result")
     game = state.current_game(setup)
     if not finished and all(board == blank_board(setup.size) for board in game.rounds[-1]):
-        # Nothing to rank yet; this also keeps the charting libraries out of the first page load.
+        # Nothing to rank yet; this also keeps pandas (the tables) out of the first page load.
         st.info("The ranking appears here as soon as a kingdom has its first tile.")
         warm_up_in_background()
         return

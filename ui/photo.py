@@ -40,13 +40,12 @@ def _photo_reader():
 
 @st.cache_resource(show_spinner=False)
 def warm_up_in_background() -> threading.Thread:
-    """Once per server, after the first page is out: load the cell model and the libraries the
-    result needs (pandas, altair) in a background thread, so neither the first page nor the
+    """Once per server, after the first page is out: load the cell model and the library the
+    result's tables need (pandas) in a background thread, so neither the first page nor the
     first photo waits for them."""
 
     def work() -> None:
-        import altair  # noqa: F401 - imported for its side effect: Python caches the module
-        import pandas  # noqa: F401
+        import pandas  # noqa: F401 - imported for its side effect: Python caches the module
 
         import vision.pipeline  # noqa: F401
         from vision.model import load_model
@@ -321,18 +320,30 @@ def _show_reading(slot: int, size: int) -> None:
         return
     for warning in reading.warnings:
         st.warning(escape_markdown(sentence(warning)))
-    with st.expander(f"What the app saw in {escape_markdown(reading.name)}"):
-        if reading.overlay is not None:
-            found, straight = st.columns(2)
-            found.image(reading.overlay, channels="BGR", caption="The grid found in the photo")
-            straight.image(reading.straightened, channels="BGR", caption="Straightened")
-        else:  # the photo was the kingdom already: one picture, not an empty column beside it
-            st.image(reading.straightened, channels="BGR", caption="The kingdom as read")
-        if reading.decoding:
-            st.caption(reading.decoding)
+    # Drawn only while open (a tap reruns the page): its pictures would otherwise be encoded by
+    # the server and decoded by the phone on every run, mostly unseen.
+    saw = st.expander(
+        f"What the app saw in {escape_markdown(reading.name)}",
+        key=f"saw_{size}_{slot}",
+        on_change="rerun",
+    )
+    if saw.open:
+        with saw:
+            _what_the_app_saw(reading)
     # Outside the expander: its content is redrawn on every tap, and it should stay in view.
     if st.toggle("The grid is wrong: let me tap the corners", key=f"fix_grid_{size}_{slot}"):
         _corner_fallback(slot, size, reading)
+
+
+def _what_the_app_saw(reading: state.PhotoReading) -> None:
+    if reading.overlay is not None:
+        found, straight = st.columns(2)
+        found.image(reading.overlay, channels="BGR", caption="The grid found in the photo")
+        straight.image(reading.straightened, channels="BGR", caption="Straightened")
+    else:  # the photo was the kingdom already: one picture, not an empty column beside it
+        st.image(reading.straightened, channels="BGR", caption="The kingdom as read")
+    if reading.decoding:
+        st.caption(reading.decoding)
 
 
 def sentence(text: str) -> str:

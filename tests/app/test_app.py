@@ -58,6 +58,19 @@ def test_hand_entry_by_text_scores_the_kingdom(app):
     assert any("Anna wins this game" in m.value for m in app.markdown)
 
 
+def test_points_by_terrain_are_a_table_of_every_players_regions(app):
+    app.text_input(key="setup_name_0").input("Anna").run()
+    enter(app, 0, WHEAT_22)
+    enter(app, 1, WHEAT_24)
+    tables = [t.value for t in app.table if "Wheat" in t.value.columns]
+    assert len(tables) == 1
+    rows = tables[0].set_index("Player")
+    # WHEAT_22: 22 wheat cells with one crown, and two forest cells with one crown.
+    assert rows.loc["Anna", "Wheat"] == 22 and rows.loc["Anna", "Forest"] == 2
+    assert rows.loc["Player 2", "Wheat"] == 24 and rows.loc["Player 2", "Forest"] == 0
+    assert list(rows.columns) == ["Wheat", "Forest", "Lake", "Grassland", "Swamp", "Mine"]
+
+
 def test_bad_board_text_says_where_and_keeps_both_text_and_board(app):
     enter(app, 0, BOARD_51)
     enter(app, 0, BOARD_51.replace("S2", "X2"))

@@ -259,6 +259,10 @@ def test_no_message_says_1_cells():
 def test_a_photo_of_the_kingdom_alone_shows_one_picture_not_an_empty_column(app):
     app.button(key="try_sample_0").click().run()
     (saw,) = [e for e in app.expander if "What the app saw" in e.label]
+    assert not saw.children  # drawn only once opened
+    app.session_state["saw_5_0"] = True  # a tap on it
+    app.run()
+    (saw,) = [e for e in app.expander if "What the app saw" in e.label]
     # One picture (and the decoding's sentence), no empty column beside it.
     types = [child.type for child in saw.children.values()]
     assert [t for t in types if t not in ("caption", "markdown")] == ["image"]

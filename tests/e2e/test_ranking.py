@@ -15,3 +15,16 @@ def test_tied_totals_are_settled_by_the_largest_region_in_a_sentence(page):
     expect(sentence).to_contain_text("24")
     expect(sentence).to_contain_text("22")
     screenshot(page, "tie-break", top=page.get_by_role("heading", name="Result"))
+
+
+def test_a_kingdoms_picture_downloads_as_a_png(page, tmp_path):
+    enter_board_text(page, 0, WHEAT_24)
+    button = page.get_by_role("button", name="Download this picture (PNG)").first
+    expect(button).to_be_visible()
+    with page.expect_download() as download_info:
+        button.click()
+    download = download_info.value
+    assert download.suggested_filename == "kingdom-Player 1.png"
+    saved = tmp_path / "kingdom.png"
+    download.save_as(saved)
+    assert saved.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
