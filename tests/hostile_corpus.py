@@ -9,8 +9,8 @@ warning sentence on the page and no unescaped Markdown from the input. Good inpu
 (controls) must still be scored. Prints tried / handled / failed per group, the failures, the
 slowest case and the peak memory. Exit status 1 if any case failed.
 
-Not a pytest test module; ``tests/scoring/test_parser_fuzz.py`` and the ``*_hostile.py`` tests
-keep the same cases in the suite.
+``tests/test_hostile_corpus.py`` runs it in the suite; ``tests/scoring/test_parser_fuzz.py``
+and the ``*_hostile.py`` tests keep single cases of it as well.
 """
 
 from __future__ import annotations
@@ -291,6 +291,7 @@ def app_cases(folder: Path) -> list[tuple[str, str, Callable[[], str]]]:
     from streamlit.testing.v1 import AppTest
 
     from games.share import ShareError, decode_game
+    from tests.app.kingdom_tabs import text_box
 
     def new_app(db: Path | None = None) -> AppTest:
         os.environ["KINGDOMINO_DB"] = str(db or folder / f"games-{time.monotonic_ns()}.db")
@@ -338,7 +339,7 @@ def app_cases(folder: Path) -> list[tuple[str, str, Callable[[], str]]]:
         def check() -> str:
             at = new_app()
             at.text_input(key="setup_name_0").input(name).run()
-            at.text_area(key="text_5_0").input(BOARD).run()
+            text_box(at, 0).input(BOARD).run()
             if at.exception:
                 return "exception"
             shown = [m.value for m in at.markdown] + [t.label for t in at.tabs]
@@ -398,8 +399,8 @@ def app_cases(folder: Path) -> list[tuple[str, str, Callable[[], str]]]:
         def check() -> str:
             db = make(folder / f"db-{name}")
             at = new_app(db)
-            at.text_area(key="text_5_0").input(BOARD).run()
-            at.text_area(key="text_5_1").input(BOARD).run()
+            text_box(at, 0).input(BOARD).run()
+            text_box(at, 1).input(BOARD).run()
             if at.exception:
                 return f"score page: {at.exception[0].message[:100]}"
             if not at.metric:

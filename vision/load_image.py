@@ -18,7 +18,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
 
 MAX_PIXELS = 50_000_000
 MAX_FILE_BYTES = 60 * 1024 * 1024
@@ -32,10 +31,8 @@ _REDUCED_JPEG = {
 }
 _HEIF_BRANDS = (b"ftypheic", b"ftypheix", b"ftypheim", b"ftypheis", b"ftypmif1", b"ftypmsf1")
 
-# PIL warns above MAX_IMAGE_PIXELS when it opens an image, and raises DecompressionBombError above
-# twice that. We turn the warning into an error while opening, so PIL itself refuses anything over
-# our limit before decoding, and we check the header size again in case a caller changed this.
-Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+# JPEG markers that start a frame (SOF0-SOF15 except DHT, JPG and DAC): they carry the size.
+_SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
 
 class ImageError(ValueError):
@@ -53,25 +50,23 @@ def load_image(
     """
     data = _read_bytes(source)
     name = _describe(source)
+    # The common case, a complete JPEG, needs no PIL: its size comes from the frame header, so
+    # a phone photo is checked and decoded without PIL's import (a tenth of a CLI run).
+    size = _jpeg_size(data)
+    if size is not None and _complete_jpeg(data):
+        _check_size(name, *size)
+        bgr = _decode_jpeg(data, *size, long_side)
+        if bgr is not None:
+            return bgr
     if data[4:12] in _HEIF_BRANDS:
         _register_heif()
+    Image, ImageOps, UnidentifiedImageError = _pil()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
             width, height = image.size  # from the header only: nothing is decoded yet
-            if width * height > MAX_PIXELS:
-                raise ImageError(
-                    f"{name} is {width}×{height} = {width * height / 1e6:.0f} megapixels, over the"
-                    f" {MAX_PIXELS // 1_000_000} MP limit: resize it or use the phone's normal"
-                    " photo mode"
-                )
-            if width < 16 or height < 16:
-                raise ImageError(f"{name} is only {width}×{height} pixels: take a real photo")
-            if image.format == "JPEG" and _complete_jpeg(data):
-                bgr = _decode_jpeg(data, width, height, long_side)
-                if bgr is not None:
-                    return bgr
+            _check_size(name, width, height)
             if long_side and image.format == "JPEG" and max(width, height) > long_side:
                 scale = long_side / max(width, height)
                 image.draft("RGB", (int(width * scale), int(height * scale)))
@@ -109,6 +104,7 @@ def upright_size(source: str | os.PathLike | bytes | bytearray) -> tuple[int, in
     data = _read_bytes(source)
     if data[4:12] in _HEIF_BRANDS:
         _register_heif()
+    Image, _, UnidentifiedImageError = _pil()
     try:
         with Image.open(io.BytesIO(data)) as image:
             width, height = image.size
@@ -116,6 +112,61 @@ def upright_size(source: str | os.PathLike | bytes | bytearray) -> tuple[int, in
     except (OSError, SyntaxError, ValueError, UnidentifiedImageError) as err:
         raise ImageError(f"{_describe(source)} is not an image we can read ({err})") from None
     return (height, width) if turned else (width, height)
+
+
+def _pil():
+    """PIL's Image, ImageOps and UnidentifiedImageError, imported on first use.
+
+    PIL warns above MAX_IMAGE_PIXELS when it opens an image, and raises DecompressionBombError
+    above twice that. ``load_image`` turns the warning into an error while opening, so PIL itself
+    refuses anything over our limit before decoding; the header size is checked again too.
+    """
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    return Image, ImageOps, UnidentifiedImageError
+
+
+def _check_size(name: str, width: int, height: int) -> None:
+    if width * height > MAX_PIXELS:
+        raise ImageError(
+            f"{name} is {width}×{height} = {width * height / 1e6:.0f} megapixels, over the"
+            f" {MAX_PIXELS // 1_000_000} MP limit: resize it or use the phone's normal"
+            " photo mode"
+        )
+    if width < 16 or height < 16:
+        raise ImageError(f"{name} is only {width}×{height} pixels: take a real photo")
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's frame header, as stored (before EXIF orientation).
+
+    Walks the marker segments from the start of the file to the first frame header. None for
+    anything that is not a well-formed JPEG up to there; PIL then has its say.
+    """
+    if data[:2] != b"\xff\xd8":
+        return None
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker == 0xFF:  # fill byte before a marker
+            at += 1
+            continue
+        length = int.from_bytes(data[at + 2 : at + 4], "big")
+        if length < 2:
+            return None
+        if marker in _SOF_MARKERS:
+            if at + 9 > len(data) or length < 7:
+                return None
+            height = int.from_bytes(data[at + 5 : at + 7], "big")
+            width = int.from_bytes(data[at + 7 : at + 9], "big")
+            return (width, height) if width and height else None
+        if marker == 0xDA:  # the scan started with no frame header
+            return None
+        at += 2 + length
+    return None
 
 
 def _complete_jpeg(data: bytes) -> bool:

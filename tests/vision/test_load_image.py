@@ -106,3 +106,51 @@ def test_huge_file_is_refused(tmp_path, monkeypatch):
     path.write_bytes(_encoded(_gradient(300, 300), "JPEG") + b"\0" * 2000)
     with pytest.raises(ImageError, match="MB limit"):
         load_image(path)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"progressive": True}, {"exif": b"Exif\x00\x00" + b"\x00" * 40}, {"quality": 30}],
+    ids=["baseline", "progressive", "exif-segment", "low-quality"],
+)
+def test_the_jpeg_frame_header_gives_the_size_pil_reads(options):
+    data = _encoded(_gradient(123, 77), "JPEG", **options)
+    assert load_image_module._jpeg_size(data) == Image.open(io.BytesIO(data)).size == (123, 77)
+
+
+def test_what_is_not_a_jpeg_header_goes_to_pil():
+    png = _encoded(_gradient(), "PNG")
+    jpeg = _encoded(_gradient(), "JPEG")
+    assert load_image_module._jpeg_size(png) is None
+    assert load_image_module._jpeg_size(jpeg[:20]) is None  # cut before the frame header
+    assert load_image_module._jpeg_size(b"\xff\xd8" + b"\x00" * 50) is None
+    assert load_image(png).shape == (48, 64, 3)
+
+
+def _jpeg_claiming(width: int, height: int) -> bytes:
+    """A real JPEG whose frame header is rewritten to claim ``width``×``height``."""
+    data = bytearray(_encoded(_gradient(64, 48), "JPEG"))
+    at = data.index(b"\xff\xc0")
+    data[at + 5 : at + 9] = height.to_bytes(2, "big") + width.to_bytes(2, "big")
+    return bytes(data)
+
+
+def test_a_jpeg_claiming_too_many_pixels_is_refused_before_decoding():
+    with pytest.raises(ImageError, match="megapixels"):
+        load_image(_jpeg_claiming(65_000, 65_000))
+    with pytest.raises(ImageError, match="only 8×8 pixels"):
+        load_image(_jpeg_claiming(8, 8))
+
+
+def test_a_phone_jpeg_is_read_without_importing_pil(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "photo.jpg"
+    _gradient(640, 480).save(path)
+    code = (
+        "import sys; from vision.load_image import load_image; "
+        f"print(load_image({str(path)!r}).shape, 'PIL' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["(480,", "640,", "3)", "False"]
