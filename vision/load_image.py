@@ -99,6 +99,13 @@ def load_image(
     return np.ascontiguousarray(rgb[:, :, ::-1])
 
 
+def long_side(source: str | os.PathLike | bytes | bytearray) -> int:
+    """The photo file's own long side in pixels, from its header only (turning it by its EXIF
+    orientation does not change it)."""
+    size = _jpeg_size(_read_bytes(source))
+    return max(size) if size is not None else max(upright_size(source))
+
+
 def upright_size(source: str | os.PathLike | bytes | bytearray) -> tuple[int, int]:
     """(width, height) of the photo as shown (EXIF orientation applied), from its header only."""
     data = _read_bytes(source)

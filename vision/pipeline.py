@@ -26,7 +26,7 @@ from vision.corners import check_corners
 from vision.find import BoardLocation, NoBoardFound, centre_on_castle, find_board
 from vision.find.search import find_kingdoms
 from vision.holes import judge_holes, table_likeness
-from vision.load_image import ImageError, load_image, upright_size
+from vision.load_image import ImageError, load_image, long_side
 from vision.rectify import straighten
 
 ImageSource = str | Path | bytes | bytearray | np.ndarray
@@ -201,7 +201,7 @@ def read_table(source: ImageSource, size: int | None = None) -> TableReading:
     image = decode(source)
     photo_scale = 1.0
     if not isinstance(source, np.ndarray):
-        photo_scale = upright_size(source)[0] / image.shape[1]
+        photo_scale = long_side(source) / max(image.shape[:2])
     found = find_kingdoms(image, size)
     kingdoms = tuple(_read_at(source, image, location, size) for location in found.kingdoms)
     return TableReading(

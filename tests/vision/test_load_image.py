@@ -154,3 +154,12 @@ def test_a_phone_jpeg_is_read_without_importing_pil(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["(480,", "640,", "3)", "False"]
+
+
+def test_the_long_side_is_the_files_own_whatever_its_orientation():
+    exif = Image.Exif()
+    exif[0x0112] = 6  # shown turned: 48 wide, 64 high
+    turned = _encoded(_gradient(64, 48), "JPEG", exif=exif.tobytes())
+    assert load_image_module.long_side(turned) == 64
+    assert load_image_module.upright_size(turned) == (48, 64)
+    assert load_image_module.long_side(_encoded(_gradient(30, 70), "PNG")) == 70
