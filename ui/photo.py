@@ -281,8 +281,7 @@ def _accept(slot: int, size: int, current: state.SlotPhoto, reading) -> None:
         state.remember_undo(slot, size)
     state.set_board(slot, size, reading.board)
     cells = reading.cells
-    uncertain = {(int(r), int(c)) for r, c in zip(*cells.uncertain.nonzero(), strict=True)}
-    corrected = {(int(r), int(c)) for r, c in zip(*cells.corrected.nonzero(), strict=True)}
+    uncertain, corrected = _cells_of(cells.uncertain), _cells_of(cells.corrected)
     location = reading.location
     found_in_photo = location is not None and not location.straightened
     state.set_reading(
@@ -298,8 +297,50 @@ def _accept(slot: int, size: int, current: state.SlotPhoto, reading) -> None:
             decoding=cells.decoding,
             warnings=tuple(reading.warnings),
             photo_id=current.id,
+            cells=cells,
+            board=reading.board,
         ),
     )
+    decode_with_the_others(size)
+
+
+def _cells_of(mask) -> set[tuple[int, int]]:
+    """The (row, column) of each True cell of an (N, N) mask."""
+    return {(int(r), int(c)) for r, c in zip(*mask.nonzero(), strict=True)}
+
+
+def decode_with_the_others(size: int) -> None:
+    """The kingdoms of one game come from one set of dominoes: decode the photos' readings
+    together (``vision.cells.decode_together``), so that no domino is read into two kingdoms.
+
+    Only kingdoms still as their photo gave them take part (a board the user changed is theirs);
+    a kingdom whose board this changes gets the changed cells flagged and the sentence why.
+    Call before the kingdoms' text boxes are drawn.
+    """
+    from ui.setup import current_setup
+    from vision.cells import decode_together
+
+    setup = current_setup()
+    players = len(setup.players) if setup is not None else 0
+    slots = [
+        slot
+        for slot in range(players)
+        if (found := state.reading(slot, size)) is not None
+        and found.cells is not None
+        and state.board(slot, size) == found.board
+    ]
+    if len(slots) < 2:
+        return
+    together = decode_together([state.reading(slot, size).cells for slot in slots])
+    for slot, cells in zip(slots, together, strict=True):
+        found = state.reading(slot, size)
+        if cells.board == found.board:
+            continue
+        state.set_board(slot, size, cells.board)
+        found.board = cells.board
+        found.corrected = _cells_of(cells.corrected)
+        found.uncertain = _cells_of(cells.uncertain)
+        found.decoding = cells.decoding
 
 
 def error_message(reading: state.PhotoReading) -> str:

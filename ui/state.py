@@ -17,6 +17,7 @@ a box Streamlit forgot is filled again from its board (``board``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -63,6 +64,10 @@ class PhotoReading:
     photo_id: str = ""  # the SlotPhoto it was read from
     corrected: set[tuple[int, int]] = field(default_factory=set)  # changed by joint decoding
     decoding: str = ""  # one sentence on what joint decoding did
+    # The reader's probabilities (vision.cells.CellReadings), so that the kingdoms of one game
+    # can be decoded together; not kept in the draft (a reload decodes no more).
+    cells: Any = None
+    board: Board | None = None  # the board as read (and decoded); a different one was edited
 
     @property
     def to_check(self) -> set[tuple[int, int]]:
