@@ -25,6 +25,8 @@ def test_names_that_are_markdown_show_literally_and_load_nothing(page):
     _name(page, 1, LINK_NAME)
     expect(page.get_by_text(f"{SHOWN_IMAGE}'s kingdom as board text")).to_be_attached()
     enter_board_text(page, 0, BOARD_51)
+    # The first kingdom is in before the other tab is opened (a tap on a tab starts a new run).
+    expect(total_of(page, SHOWN_IMAGE)).to_contain_text("51", timeout=20_000)
     tab = page.get_by_role("tab", name=SHOWN_LINK, exact=True).first
     tab.click()  # a label holding a link could not be selected before the URL was unlinked
     expect(tab).to_have_attribute("aria-selected", "true")
