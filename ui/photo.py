@@ -84,6 +84,9 @@ def kingdom_input(slot: int, name: str, setup: GameSetup) -> None:
             type=PHOTO_TYPES,
             key=f"upload_{slot}",
         )
+        # Filled once this run's photo is known: Streamlit empties an uploader it did not draw
+        # (another tab was open), and a sample never was in it, yet the photo is still there.
+        read_from = st.empty()
         st.caption(
             ":material/smartphone: On a phone, this button can open the phone's own camera: "
             "take the photo straight from above, the whole kingdom in view."
@@ -100,6 +103,13 @@ def kingdom_input(slot: int, name: str, setup: GameSetup) -> None:
             )
             if right.button("Try this sample", key=f"try_sample_{slot}") and sample is not None:
                 new_photo = (sample.name, sample.read_bytes())
+        kept = state.photo(slot)
+        shown = new_photo[0] if new_photo is not None else kept.name if kept else None
+        if upload is None and shown is not None:
+            read_from.caption(
+                f":material/photo: Read from {escape_markdown(shown)}; upload another photo to "
+                "replace it."
+            )
     elif mode == CAMERA:
         shot = st.camera_input(f"Photo of {escape_markdown(name)}'s kingdom", key=f"camera_{slot}")
         st.caption(

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from games.share import encode_game
 from tests.app.kingdom_tabs import open_kingdom_tab, text_box
 from tests.app_boards import BOARD_51, SAMPLES, WHEAT_22, WHEAT_24
+from ui.text import escape_markdown
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -229,6 +230,17 @@ def test_a_new_photo_of_one_player_leaves_the_others_alone(app):
     totals = metric_values(app)
     assert totals["Player 1's total"] == "46"
     assert totals["Player 2's total"] == "51"
+
+
+def test_a_photo_stays_named_when_its_tab_is_opened_again(app):
+    read_from = f"Read from {escape_markdown('aau-board-1.jpg')};"
+    app.button(key="try_sample_0").click().run()  # the uploader holds nothing: a sample
+    assert any(read_from in c.value for c in app.caption)
+    open_kingdom_tab(app, 1)
+    assert not any("Read from" in c.value for c in app.caption)  # Player 2 has no photo
+    open_kingdom_tab(app, 0)
+    assert any(read_from in c.value for c in app.caption)
+    assert metric_values(app)["Player 1's total"] == "51"
 
 
 def test_a_photo_replacing_a_board_can_be_undone(app):
