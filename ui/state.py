@@ -17,7 +17,7 @@ a box Streamlit forgot is filled again from its board (``board``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import streamlit as st
@@ -25,6 +25,9 @@ import streamlit as st
 from games.editing import blank_board
 from games.model import Game, GameSetup
 from scoring import Board
+
+if TYPE_CHECKING:  # the reader's own type, without importing vision on the first page
+    from vision.cells import CellReadings
 
 # Widget keys that hold user input which must survive page switches (see the module docstring).
 _KEPT_PREFIXES = ("setup_", "brush_", "source_", "sample_")
@@ -66,7 +69,7 @@ class PhotoReading:
     decoding: str = ""  # one sentence on what joint decoding did
     # The reader's probabilities (vision.cells.CellReadings), so that the kingdoms of one game
     # can be decoded together; not kept in the draft (a reload decodes no more).
-    cells: Any = None
+    cells: CellReadings | None = None
     board: Board | None = None  # the board as read (and decoded); a different one was edited
 
     @property
