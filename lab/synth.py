@@ -48,6 +48,9 @@ class Scene:
     kind: str  # "photo" or "straightened"
     background: str
     seed: int
+    # Hard scenes: where each tile's centre really lies, (N, N, 2) (x, y) in cells from its
+    # lattice centre (dominoes drift and turn); None for scenes laid on the lattice.
+    tile_shifts: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.image.ndim != 3 or self.image.shape[2] != 3 or self.image.dtype != np.uint8:
@@ -458,7 +461,7 @@ def make_hard_scene(seed: int, photo_long_side: int = 1600) -> Scene:
     plane_side = size * SOURCE_PX + 2 * margin
     tiles = np.zeros((plane_side, plane_side, 3), np.uint8)
     alpha = np.zeros((plane_side, plane_side), np.float32)
-    _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha)
+    shifts = _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha)
     castle = next((r, c) for r in range(size) for c in range(size) if labels[r][c] == "C")
     figure = _castle_figure(rng, castle, margin, tiles, alpha) if rng.random() < 0.7 else None
 
@@ -486,9 +489,8 @@ def make_hard_scene(seed: int, photo_long_side: int = 1600) -> Scene:
         photo = _glare(rng, photo)
     image = np.clip(photo, 0, 255).astype(np.uint8)
     image = _video_frame(rng, image) if rng.random() < 0.3 else _camera(rng, image)
-    return Scene(
-        image, corners, size, tuple(tuple(r) for r in labels), "hard", background_kind, seed
-    )
+    labels = tuple(tuple(r) for r in labels)
+    return Scene(image, corners, size, labels, "hard", background_kind, seed, shifts)
 
 
 def hard_scenes(count: int, seed: int = 0, photo_long_side: int = 1600):
@@ -581,8 +583,12 @@ def _hole_dominoes(rng, labels, partner, size) -> set[tuple[int, int]]:
     return holes
 
 
-def _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha) -> None:
-    """Each domino pasted as one piece, moved and turned a little; rows a little crooked."""
+def _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha) -> np.ndarray:
+    """Each domino pasted as one piece, moved and turned a little; rows a little crooked.
+
+    Returns where each tile's centre went, (size, size, 2) (x, y) in cells (0 for holes).
+    """
+    shifts = np.zeros((size, size, 2))
     drift = rng.uniform(0.5, 5.0)  # px of 100 per cell
     turn = rng.uniform(0, 3.0)  # degrees
     row_wave = rng.normal(0, drift / 2, size)
@@ -604,6 +610,9 @@ def _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alph
             shift = rng.normal(0, drift, 2) + (0, row_wave[r])
             matrix = cv2.getRotationMatrix2D(tuple(centre), rng.uniform(-turn, turn), 1.0)
             matrix[:, 2] += shift
+            for pr, pc in pieces:
+                at = np.array([margin + (pc + 0.5) * SOURCE_PX, margin + (pr + 0.5) * SOURCE_PX])
+                shifts[pr, pc] = (matrix[:, :2] @ at + matrix[:, 2] - at) / SOURCE_PX
             layer = np.zeros_like(tiles)
             mask = np.zeros(alpha.shape, np.float32)
             for pr, pc in pieces:
@@ -616,6 +625,7 @@ def _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alph
             mask = cv2.warpAffine(mask, matrix, side, flags=cv2.INTER_LINEAR)
             tiles[:] = (tiles * (1 - mask[..., None]) + layer * mask[..., None]).astype(np.uint8)
             alpha[:] = np.maximum(alpha, mask)
+    return shifts
 
 
 def _castle_figure(rng, castle, margin, tiles, alpha) -> np.ndarray:
