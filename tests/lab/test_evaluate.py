@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from lab.evaluate import main
 
 
@@ -58,3 +60,25 @@ def test_hard_scenes_evaluation_runs(shared_dir, capsys):
     out = capsys.readouterr().out
     assert "+ decoding" in out and "castle cell right" in out
     assert 0.0 <= figures["cells"] <= 1.0
+
+
+def test_crop_centring_measures_a_frame_off_by_a_third_of_a_cell(shared_dir):
+    """Read through the true corners, crops sit near the drifted tiles; a frame moved by a third
+    of a cell puts them about a third of a cell off."""
+    import dataclasses
+
+    from lab.evaluate import crop_centring
+    from lab.synth import make_hard_scene
+    from vision.pipeline import read_image
+
+    scene = make_hard_scene(1000)
+    assert scene.tile_shifts is not None and np.abs(scene.tile_shifts).max() < 0.3
+    reading = read_image(scene.image, size=scene.size, corners=scene.corners.tolist())
+    close = np.array([off for off, _ in crop_centring(scene, reading)])
+    assert len(close) > 10 and np.median(close) < 0.1
+    # The same reading, its frame said to lie a third of a cell to the right.
+    moved = dataclasses.replace(
+        scene, corners=scene.corners + (scene.corners[1] - scene.corners[0]) / scene.size / 3
+    )
+    far = np.array([off for off, _ in crop_centring(moved, reading)])
+    assert np.median(far) > 0.25
