@@ -97,9 +97,10 @@ def board(slot: int, size: int) -> Board:
         st.session_state[key] = blank_board(size)
     text = text_key(slot, size)
     # The box shows what was last typed or read (both noted under typed_key). Streamlit forgets
-    # a box it did not draw, or hands it back empty (a closed kingdom tab, a removed player).
+    # a box it did not draw, or hands it back empty (a closed kingdom tab, a removed player):
+    # then it is filled again. Text in the box is never replaced here: it is the user's.
     shown = st.session_state.get(typed_key(slot, size), board_text(st.session_state[key]))
-    if st.session_state.get(text) != shown:
+    if text not in st.session_state or (shown and not st.session_state[text]):
         st.session_state[text] = shown
     return st.session_state[key]
 
