@@ -23,6 +23,7 @@ from vision.annotate import jpeg_bytes
 from vision.load_image import ImageError, load_image
 
 SHARE_PARAM = "game"
+KINGDOM_SHOWN = "player_tab"  # the widget choosing whose kingdom is drawn
 HOW_TO = (
     "**1.** Set up the players and rules. **2.** For each player, upload a photo of the kingdom "
     "taken from above (or tap it in by hand). **3.** Check the marked cells: the result below "
@@ -60,17 +61,24 @@ def _game_in_progress() -> None:
     else:
         st.subheader("Kingdoms")
     table_photo(setup)
-    # Only the open tab is drawn (a tap on another tab reruns the page): the browser then builds
-    # one kingdom's uploader and tap-to-fix board, not four, which is most of a phone's work on
-    # the first page and after each photo. The kingdoms themselves live in the session state.
-    tabs = st.tabs(
-        [escape_markdown(name) for name in setup.players], key="player_tab", on_change="rerun"
+    # One player's kingdom is drawn at a time (a tap on another name reruns the page): the
+    # browser then builds one uploader and tap-to-fix board, not four, which is most of a
+    # phone's work on the first page and after each photo. The kingdoms live in the session
+    # state. A segmented control, not keyed st.tabs: Streamlit makes those a new element when a
+    # label changes (a player renamed) and would draw the kingdom afresh, losing text being
+    # typed into it; this control keeps its identity by its key alone.
+    slots = list(range(len(setup.players)))
+    if st.session_state.get(KINGDOM_SHOWN) not in slots:
+        st.session_state[KINGDOM_SHOWN] = 0
+    slot = st.segmented_control(
+        "Whose kingdom",
+        slots,
+        format_func=lambda shown: escape_markdown(setup.players[shown]),
+        key=KINGDOM_SHOWN,
+        required=True,
     )
-    for slot, (tab, name) in enumerate(zip(tabs, setup.players, strict=True)):
-        if tab.open:
-            with tab:
-                kingdom_input(slot, name, setup)
-                board_editor(slot, name, setup.size)
+    kingdom_input(slot, setup.players[slot], setup)
+    board_editor(slot, setup.players[slot], setup.size)
 
     st.divider()
     st.header("Result")

@@ -45,8 +45,8 @@ def infos(at: AppTest) -> list[str]:
 def test_first_page_explains_what_to_do_and_has_two_players(app):
     assert "Set up the players" in app.markdown[0].value
     assert app.text_input(key="setup_name_0").value == "Player 1"
-    assert [t.label for t in app.tabs] == ["Player 1", "Player 2"]
-    # Only the open tab is drawn: the first player's.
+    assert app.button_group(key="player_tab").options == ["Player 1", "Player 2"]
+    # One kingdom is drawn at a time: the first player's.
     assert [t.label for t in app.text_area] == ["Player 1's kingdom as board text"]
     assert text_box(app, 1).label == "Player 2's kingdom as board text"
 

@@ -199,8 +199,8 @@ def set_name(page, slot: int, name: str) -> None:
     field = page.locator(f".st-key-setup_name_{slot} input")
     field.fill(name)
     field.press("Enter")
-    # Only the open kingdom tab is drawn; every player has a tab under the new name.
-    expect(page.get_by_role("tab", name=name, exact=True).first).to_be_visible()
+    # The rename's run is over once the name shows among whose kingdom to draw.
+    expect(kingdom_choice(page, name)).to_be_visible()
 
 
 def wait_for_app_run(page) -> None:
@@ -214,12 +214,17 @@ def wait_for_app_run(page) -> None:
     )
 
 
+def kingdom_choice(page, name: str):
+    """The player's name in "Whose kingdom" (the app draws one kingdom at a time)."""
+    return page.locator(".st-key-player_tab").get_by_role("radio", name=name, exact=True)
+
+
 def show_player_tab(page, name: str) -> None:
-    """Bring a player's kingdom tab to the front (the first tab set is the kingdoms')."""
+    """Show a player's kingdom: a tap on their name in "Whose kingdom"."""
     wait_for_app_run(page)
-    tab = page.get_by_role("tab", name=name, exact=True).first
-    tab.click()
-    expect(tab).to_have_attribute("aria-selected", "true")
+    choice = kingdom_choice(page, name)
+    choice.click()
+    expect(choice).to_be_checked()
 
 
 def enter_board_text(page, slot: int, text: str, size: int = 5) -> None:

@@ -14,6 +14,7 @@ from tests.e2e.conftest import (
     AppServer,
     enter_board_text,
     expect,
+    kingdom_choice,
     open_app,
     screenshot,
     set_name,
@@ -107,7 +108,7 @@ def test_with_three_players_7x7_is_disabled_with_the_reason(device_page):
     wait_for_app_run(page)
     expect(page.get_by_role("radio", name=DUEL, disabled=True).first).to_be_visible()
     expect(page.get_by_text("7×7 Mighty Duel is for two players")).to_be_visible()
-    expect(page.get_by_role("tab", name="Player 3", exact=True)).to_be_visible()
+    expect(kingdom_choice(page, "Player 3")).to_be_visible()
 
 
 # 4. Nothing lost on a reload --------------------------------------------------------------------
