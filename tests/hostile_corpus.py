@@ -291,7 +291,7 @@ def app_cases(folder: Path) -> list[tuple[str, str, Callable[[], str]]]:
     from streamlit.testing.v1 import AppTest
 
     from games.share import ShareError, decode_game
-    from tests.app.kingdom_tabs import text_box
+    from tests.app.kingdom_choice import text_box
 
     def new_app(db: Path | None = None) -> AppTest:
         os.environ["KINGDOMINO_DB"] = str(db or folder / f"games-{time.monotonic_ns()}.db")

@@ -23,7 +23,7 @@ from vision.annotate import jpeg_bytes
 from vision.load_image import ImageError, load_image
 
 SHARE_PARAM = "game"
-KINGDOM_SHOWN = "player_tab"  # the widget choosing whose kingdom is drawn
+KINGDOM_SHOWN = "kingdom_shown"  # the widget choosing whose kingdom is drawn
 HOW_TO = (
     "**1.** Set up the players and rules. **2.** For each player, upload a photo of the kingdom "
     "taken from above (or tap it in by hand). **3.** Check the marked cells: the result below "

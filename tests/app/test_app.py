@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from games.share import encode_game
-from tests.app.kingdom_tabs import open_kingdom_tab, text_box
+from tests.app.kingdom_choice import show_kingdom, text_box
 from tests.app_boards import BOARD_51, SAMPLES, WHEAT_22, WHEAT_24
 from ui.text import escape_markdown
 
@@ -45,7 +45,7 @@ def infos(at: AppTest) -> list[str]:
 def test_first_page_explains_what_to_do_and_has_two_players(app):
     assert "Set up the players" in app.markdown[0].value
     assert app.text_input(key="setup_name_0").value == "Player 1"
-    assert app.button_group(key="player_tab").options == ["Player 1", "Player 2"]
+    assert app.button_group(key="kingdom_shown").options == ["Player 1", "Player 2"]
     # One kingdom is drawn at a time: the first player's.
     assert [t.label for t in app.text_area] == ["Player 1's kingdom as board text"]
     assert text_box(app, 1).label == "Player 2's kingdom as board text"
@@ -223,7 +223,7 @@ def test_try_a_sample_reads_it_into_the_editor(app):
 
 def test_a_new_photo_of_one_player_leaves_the_others_alone(app):
     enter(app, 1, BOARD_51)
-    open_kingdom_tab(app, 0).file_uploader(key="upload_0").upload(
+    show_kingdom(app, 0).file_uploader(key="upload_0").upload(
         "scene.jpg", (SAMPLES / "synthetic-scene-19.jpg").read_bytes(), "image/jpeg"
     ).run()
     assert not app.exception
@@ -236,9 +236,9 @@ def test_a_photo_stays_named_when_its_tab_is_opened_again(app):
     read_from = f"Read from {escape_markdown('aau-board-1.jpg')};"
     app.button(key="try_sample_0").click().run()  # the uploader holds nothing: a sample
     assert any(read_from in c.value for c in app.caption)
-    open_kingdom_tab(app, 1)
+    show_kingdom(app, 1)
     assert not any("Read from" in c.value for c in app.caption)  # Player 2 has no photo
-    open_kingdom_tab(app, 0)
+    show_kingdom(app, 0)
     assert any(read_from in c.value for c in app.caption)
     assert metric_values(app)["Player 1's total"] == "51"
 

@@ -13,7 +13,7 @@ import pytest
 from streamlit import config
 from streamlit.testing.v1 import AppTest
 
-from tests.app.kingdom_tabs import text_box
+from tests.app.kingdom_choice import text_box
 from tests.app_boards import BOARD_51, WHEAT_24
 from ui.text import escape_markdown
 

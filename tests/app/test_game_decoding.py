@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from scoring import Board, Cell, Terrain, check_game, parse_board
-from tests.app.kingdom_tabs import open_kingdom_tab, text_box
+from tests.app.kingdom_choice import show_kingdom, text_box
 from tests.vision.test_decode import game_sharing_a_domino
 from vision.cells import CellReadings
 from vision.pipeline import Reading
@@ -48,7 +48,7 @@ def game(tmp_path, monkeypatch):
 
 
 def _upload(at: AppTest, slot: int, name: str) -> None:
-    open_kingdom_tab(at, slot).file_uploader(key=f"upload_{slot}").upload(
+    show_kingdom(at, slot).file_uploader(key=f"upload_{slot}").upload(
         name, _photo(name), "image/png"
     ).run()
     assert not at.exception

@@ -6,7 +6,7 @@ import cv2
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.kingdom_tabs import text_box
+from tests.app.kingdom_choice import text_box
 from tests.app.test_app import APP, metric_values
 
 

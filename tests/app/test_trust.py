@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from scoring import Terrain
-from tests.app.kingdom_tabs import open_kingdom_tab, text_box
+from tests.app.kingdom_choice import show_kingdom, text_box
 from tests.app.test_app import APP, enter, metric_values
 from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
 
@@ -88,7 +88,7 @@ def test_flagged_cells_make_the_result_provisional_until_confirmed(app):
     assert "Place" not in app.table[0].value.columns  # no places handed out while provisional
     assert "save_game" not in [b.key for b in app.button]  # nothing to save as final yet
 
-    open_kingdom_tab(app, 0).button(key="accept_0").click().run()  # one tap: "these are right"
+    show_kingdom(app, 0).button(key="accept_0").click().run()  # one tap: "these are right"
     assert provisional(app) is None
     assert winner_lines(app)
     assert list(app.table[0].value["Place"]) == ["1st", "2nd"]

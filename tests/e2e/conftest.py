@@ -216,10 +216,10 @@ def wait_for_app_run(page) -> None:
 
 def kingdom_choice(page, name: str):
     """The player's name in "Whose kingdom" (the app draws one kingdom at a time)."""
-    return page.locator(".st-key-player_tab").get_by_role("radio", name=name, exact=True)
+    return page.locator(".st-key-kingdom_shown").get_by_role("radio", name=name, exact=True)
 
 
-def show_player_tab(page, name: str) -> None:
+def show_kingdom(page, name: str) -> None:
     """Show a player's kingdom: a tap on their name in "Whose kingdom"."""
     wait_for_app_run(page)
     choice = kingdom_choice(page, name)

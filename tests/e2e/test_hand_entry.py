@@ -7,7 +7,7 @@ from tests.e2e.conftest import (
     open_app,
     screenshot,
     set_name,
-    show_player_tab,
+    show_kingdom,
     total_of,
 )
 
@@ -35,7 +35,7 @@ def test_type_the_board_as_text(page):
     enter_board_text(page, 0, BOARD_51)
     expect(total_of(page, "Anna")).to_contain_text("51")
     expect(page.get_by_text("Player 2's kingdom not entered")).to_be_visible()
-    show_player_tab(page, "Player 2")
+    show_kingdom(page, "Player 2")
     enter_board_text(page, 1, WHEAT_24)
     expect(page.get_by_text("Anna wins this game")).to_be_visible()
     screenshot(page, "hand-entry", top=page.get_by_role("heading", name="Kingdoms"))

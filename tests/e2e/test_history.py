@@ -10,7 +10,7 @@ from tests.e2e.conftest import (
     open_app,
     screenshot,
     set_name,
-    show_player_tab,
+    show_kingdom,
     total_of,
 )
 
@@ -30,7 +30,7 @@ def test_saved_game_survives_a_server_restart(browser, own_server):
     set_name(page, 0, "Anna")
     enter_board_text(page, 0, BOARD_51)
     expect(total_of(page, "Anna")).to_contain_text("51")
-    show_player_tab(page, "Player 2")
+    show_kingdom(page, "Player 2")
     enter_board_text(page, 1, WHEAT_24)
     page.locator(".st-key-save_game button").click()
     expect(page.get_by_text("Saved in the history.")).to_be_visible()

@@ -5,7 +5,7 @@ from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
     enter_board_text,
     expect,
-    show_player_tab,
+    show_kingdom,
     total_of,
     wait_for_app_run,
 )
@@ -35,7 +35,7 @@ def test_names_that_are_markdown_show_literally_and_load_nothing(page):
     enter_board_text(page, 0, BOARD_51)
     expect(total_of(page, SHOWN_IMAGE)).to_contain_text("51", timeout=20_000)
     # A label holding a link could not be selected before the URL was unlinked.
-    show_player_tab(page, SHOWN_LINK)
+    show_kingdom(page, SHOWN_LINK)
     enter_board_text(page, 1, WHEAT_24)
     expect(total_of(page, SHOWN_IMAGE)).to_contain_text("51", timeout=20_000)
     expect(total_of(page, SHOWN_LINK)).to_be_attached()  # in the second (hidden) result tab

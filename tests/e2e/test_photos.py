@@ -8,7 +8,7 @@ from tests.e2e.conftest import (
     expect,
     screenshot,
     set_name,
-    show_player_tab,
+    show_kingdom,
     total_of,
 )
 
@@ -35,9 +35,9 @@ def test_a_straightened_sample_photo_scores_right(page):
 def test_a_photo_stays_with_its_player_when_another_tab_was_open(page):
     upload(page, 0, SAMPLES / "aau-board-1.jpg")
     expect(total_of(page, "Player 1")).to_contain_text("51", timeout=20_000)
-    show_player_tab(page, "Player 2")
+    show_kingdom(page, "Player 2")
     expect(page.locator(".st-key-text_5_1 textarea")).to_be_visible()
-    show_player_tab(page, "Player 1")
+    show_kingdom(page, "Player 1")
     # Streamlit empties the uploader it did not draw; the app says where the kingdom came from.
     expect(page.get_by_text("Read from aau-board-1.jpg; upload another photo")).to_be_visible()
     expect(page.locator(".st-key-text_5_0 textarea")).to_have_value(

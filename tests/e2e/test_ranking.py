@@ -1,14 +1,14 @@
 """Two players tied on points, and the sentence that settles it, in a real browser."""
 
 from tests.app_boards import WHEAT_22, WHEAT_24
-from tests.e2e.conftest import enter_board_text, expect, screenshot, set_name, show_player_tab
+from tests.e2e.conftest import enter_board_text, expect, screenshot, set_name, show_kingdom
 
 
 def test_tied_totals_are_settled_by_the_largest_region_in_a_sentence(page):
     set_name(page, 0, "Anna")
     set_name(page, 1, "Ben")
     enter_board_text(page, 0, WHEAT_22)
-    show_player_tab(page, "Ben")
+    show_kingdom(page, "Ben")
     enter_board_text(page, 1, WHEAT_24)
     expect(page.get_by_text("Ben wins this game")).to_be_visible()
     sentence = page.get_by_test_id("stAlertContentInfo").filter(has_text="39")

@@ -10,7 +10,7 @@ from tests.e2e.conftest import (
     open_app,
     screenshot,
     set_name,
-    show_player_tab,
+    show_kingdom,
     total_of,
 )
 
@@ -19,7 +19,7 @@ def test_share_link_reopens_the_same_result_in_a_new_page(page, browser):
     set_name(page, 0, "Anna")
     enter_board_text(page, 0, BOARD_51)
     expect(total_of(page, "Anna")).to_contain_text("51")
-    show_player_tab(page, "Player 2")
+    show_kingdom(page, "Player 2")
     enter_board_text(page, 1, WHEAT_24)
     # The link is on the page before Player 2's kingdom: wait until it holds both kingdoms.
     both = Game(GameSetup(("Anna", "Player 2")), ((parse_board(BOARD_51), parse_board(WHEAT_24)),))

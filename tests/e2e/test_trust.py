@@ -18,7 +18,7 @@ from tests.e2e.conftest import (
     open_app,
     screenshot,
     set_name,
-    show_player_tab,
+    show_kingdom,
     total_of,
     upload_photo,
     wait_for_app_run,
@@ -62,14 +62,14 @@ def test_flagged_cells_keep_the_result_provisional_until_confirmed(device_page, 
     provisional = alert(page, "Warning", "Provisional:")
     expect(provisional).to_contain_text("of Anna's kingdom to check", timeout=30_000)
     expect(provisional).to_contain_text("Player 2's kingdom not entered")
-    show_player_tab(page, "Player 2")
+    show_kingdom(page, "Player 2")
     enter_board_text(page, 1, WHEAT_24)
     expect(provisional).not_to_contain_text("not entered")
     expect(page.get_by_text("wins this game")).to_have_count(0)
 
     if page.viewport_size["width"] > 500:
         screenshot(page, "provisional", top=page.get_by_role("heading", name="Result"))
-    show_player_tab(page, "Anna")
+    show_kingdom(page, "Anna")
     page.locator(".st-key-accept_0").get_by_role("button").click()  # "these cells are right"
     expect(page.get_by_text(re.compile("wins this game|share first place"))).to_be_visible()
     expect(alert(page, "Warning", "Provisional:")).to_have_count(0)
@@ -148,7 +148,7 @@ def test_the_game_survives_the_server_losing_the_session(browser, own_server, de
         wait_for_app_run(page)
         set_name(page, 0, "Anna")
         enter_board_text(page, 0, BOARD_51)
-        show_player_tab(page, "Player 2")
+        show_kingdom(page, "Player 2")
         enter_board_text(page, 1, WHEAT_24)
         page.locator(".st-key-next_game").get_by_role("button").click()  # game 1 is over
         expect(page.get_by_text("Kingdoms of game 2 of 3")).to_be_visible()
@@ -241,7 +241,7 @@ def table_photo(tmp_path_factory):
     return path
 
 
-def test_one_photo_of_the_whole_table_fills_every_players_tab(device_page, table_photo):
+def test_one_photo_of_the_whole_table_fills_every_players_kingdom(device_page, table_photo):
     page = device_page
     page.get_by_text("One photo of the whole table").click()
     wait_for_app_run(page)

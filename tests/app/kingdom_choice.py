@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-CHOICE_KEY = "player_tab"  # the key of the "Whose kingdom" control in ui/pages.py
+CHOICE_KEY = "kingdom_shown"  # the key of the "Whose kingdom" control in ui/pages.py
 
 
-def open_kingdom_tab(at: AppTest, slot: int) -> AppTest:
+def show_kingdom(at: AppTest, slot: int) -> AppTest:
     """Show player ``slot``'s kingdom (uploader, editor, text box)."""
     if at.session_state[CHOICE_KEY] != slot:
         at.session_state[CHOICE_KEY] = slot
@@ -18,4 +18,4 @@ def open_kingdom_tab(at: AppTest, slot: int) -> AppTest:
 
 def text_box(at: AppTest, slot: int, size: int = 5):
     """Player ``slot``'s board text box, with their kingdom shown."""
-    return open_kingdom_tab(at, slot).text_area(key=f"text_{size}_{slot}")
+    return show_kingdom(at, slot).text_area(key=f"text_{size}_{slot}")
