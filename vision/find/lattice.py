@@ -147,6 +147,10 @@ MIN_LATTICE_CLARITY = 2.0
 # colourful blobs that are not kingdoms 0-0.5.
 MIN_EDGE_SUPPORT = 0.6
 SEARCH_LONG_SIDE = 256  # size of the straightened view used to count cells
+MIN_WINDOW_CELLS = 5  # a square window of a longer lattice: a whole 5×5 or 7×7 kingdom
+# The strips a square window leaves out may show tile edges on at most this share of their lattice
+# lines (tiles 0.6-1; a sleeve's or a box's print, a few).
+MAX_LEFT_OUT_SUPPORT = 0.4
 
 
 def fit_lattice(
@@ -184,7 +188,17 @@ def fit_lattice(
         to_lattice = cv2.getPerspectiveTransform(quad.astype(np.float32), target.astype(np.float32))
         for window in (0.3, 0.2, 0.12):
             to_lattice = _refine_on_edges(small, to_lattice, cells_x, cells_y, window)
-        if _edge_support(small, to_lattice, cells_x, cells_y) >= MIN_EDGE_SUPPORT:
+        whole = _edge_support(small, to_lattice, cells_x, cells_y) >= MIN_EDGE_SUPPORT
+        # A kingdom with something stuck to one side (a sleeve, a box): the lattice spans both
+        # and is longer one way. Kingdoms are square, so a square window of it whose tile edges
+        # hold up, beside strips that show none, is the kingdom.
+        window = _square_window(small, to_lattice, cells_x, cells_y)
+        if window is not None:
+            to_lattice, cells_x = window
+            cells_y, trimmed = cells_x, True
+            break
+        if whole:
+            trimmed = False
             break
     else:
         raise NoBoardFound(
@@ -193,7 +207,8 @@ def fit_lattice(
             " four corners"
         )
 
-    tiles = _tile_cells(mask, to_lattice, cells_x, cells_y)
+    # Past a trimmed side lies the thing that was cut off, not more tiles.
+    tiles = _tile_cells(mask, to_lattice, cells_x, cells_y, grow=not trimmed)
     rows, cols = np.nonzero(tiles)
     if len(rows) == 0:
         raise NoBoardFound(
@@ -325,20 +340,78 @@ def _refine_on_edges(
     return correction @ to_lattice
 
 
-def _edge_support(small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int) -> float:
-    """The share of inner cell-boundary segments with a clear edge within 0.1 cell of the lattice.
+def _edge_support(
+    small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int, each_way: bool = False
+) -> float:
+    """The share of inner cell-boundary segments with a clear edge within 0.1 cell of the lattice
+    (with ``each_way``, the smaller of the shares on vertical and on horizontal lines).
 
     Between two tiles there is always an edge (a gap, or a change of picture); a colourful blob
     that merely got a lattice fitted to it has edges here and there, not along every line.
     """
     P = LATTICE_PX
     half = int(0.25 * P)
-    hits = total = 0
-    for _, _, _, found in _lattice_edges(small, to_lattice, cells_x, cells_y, half, True):
-        total += 1
+    hits, totals = {True: 0, False: 0}, {True: 0, False: 0}
+    for vertical, _, _, found in _lattice_edges(small, to_lattice, cells_x, cells_y, half, True):
+        totals[vertical] += 1
         if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
-            hits += 1
-    return hits / total if total >= 4 else 1.0
+            hits[vertical] += 1
+    if each_way:
+        return min(hits[v] / totals[v] if totals[v] else 1.0 for v in (True, False))
+    total = totals[True] + totals[False]
+    return (hits[True] + hits[False]) / total if total >= 4 else 1.0
+
+
+def _square_window(
+    small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int
+) -> tuple[np.ndarray, int] | None:
+    """(to_lattice, cells) of the square window of a lattice longer one way than the other that
+    shows tile edges both ways while the strips it leaves out show none, or None.
+
+    Left-out strips with tile edges would be tiles: a kingdom cut by the photo's edge, or two
+    kingdoms side by side, must not lose a row and look whole. Of the windows that pass, the one
+    whose edges stand out most from what it leaves out.
+    """
+    best = None
+    for window_lattice, n, left_out in _square_windows(to_lattice, cells_x, cells_y):
+        for window in (0.3, 0.2, 0.12):
+            window_lattice = _refine_on_edges(small, window_lattice, n, n, window)
+        # Both ways: the stripes of a hand's fingers show edges one way only.
+        support = _edge_support(small, window_lattice, n, n, each_way=True)
+        if support < MIN_EDGE_SUPPORT:
+            continue
+        beside = max(_edge_support(small, s @ window_lattice, x, y) for s, x, y in left_out)
+        if beside <= MAX_LEFT_OUT_SUPPORT and (best is None or support - beside > best[0]):
+            best = (support - beside, window_lattice, n)
+    return None if best is None else best[1:]
+
+
+def _square_windows(to_lattice: np.ndarray, cells_x: int, cells_y: int) -> list:
+    """Each square window of a lattice longer one way than the other: (to_lattice, cells,
+    left_out), where left_out lists the strips beside the window as (shift from the window's
+    lattice to the strip's, cells across, cells down)."""
+    n = min(cells_x, cells_y)
+    extra = max(cells_x, cells_y) - n
+    if extra == 0 or n < MIN_WINDOW_CELLS:
+        return []
+    P = LATTICE_PX
+
+    def shift(cells: int) -> np.ndarray:
+        dx, dy = (cells, 0) if cells_x > cells_y else (0, cells)
+        return np.array([[1, 0, -dx * P], [0, 1, -dy * P], [0, 0, 1]], float)
+
+    def strip(start: int, length: int) -> tuple[np.ndarray, int, int]:
+        return (shift(start), length, n) if cells_x > cells_y else (shift(start), n, length)
+
+    windows = []
+    for offset in range(extra + 1):
+        left_out = []
+        if offset:
+            left_out.append(strip(-offset, offset))
+        if extra - offset:
+            left_out.append(strip(n, extra - offset))
+        windows.append((shift(offset) @ to_lattice, n, left_out))
+    return windows
 
 
 def _lattice_edges(
@@ -515,8 +588,11 @@ def _line_hits(grad, lines, band, line_origin, band_origin, span=None) -> float:
     return hits / total if total else 0.0
 
 
-def _tile_cells(mask: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int) -> np.ndarray:
-    """Which cells (with a 2-cell border around the estimate) are mostly covered by tiles."""
+def _tile_cells(
+    mask: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int, grow: bool = True
+) -> np.ndarray:
+    """Which cells (with a 2-cell border around the estimate) are mostly covered by tiles;
+    outside the estimate only if ``grow``."""
     pad = 2
     P = 8  # coarse: we only need coverage per cell
     shift = np.array(
@@ -534,7 +610,7 @@ def _tile_cells(mask: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y:
     inside[pad : pad + cells_y, pad : pad + cells_x] = True
     tiles = inside & (coverage > 0.5)
     # One ring outward at a time, and only next to a tile already found.
-    for _ in range(pad):
+    for _ in range(pad if grow else 0):
         touching = cv2.dilate(tiles.astype(np.uint8), _CROSS).astype(bool)
         tiles |= touching & ~inside & (coverage > 0.85)
     return tiles

@@ -40,6 +40,9 @@ WORK_LONG_SIDE = 800
 # A fitted kingdom's frame must hold this share of its blob; less means the blob is more than
 # one kingdom (neighbours joined), and it is split along the table between them.
 MIN_BLOB_IN_FRAME = 0.75
+# A fitted frame this many times the blob's area is a lattice of the wrong pitch: two kingdoms
+# joined into one blob, counted as a few big cells (a kingdom with a missing row is ~1.25).
+MAX_FRAME_OVER_BLOB = 1.6
 MAX_PER_BLOB = 4  # kingdoms peeled off one blob
 # Kingdoms smaller than this (long side, working pixels) are fitted in a crop of the photo
 # enlarged to it, when the photo has the pixels (at least MIN_ZOOM times more).
@@ -202,6 +205,11 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
         fitted is not None
         and not fitted[5]
         and _blob_in_frame(blob, fitted[0]) >= MIN_BLOB_IN_FRAME
+        and (
+            size is not None  # a frame bigger than the tiles was asked for
+            or cv2.contourArea(fitted[0].astype(np.float32))
+            <= MAX_FRAME_OVER_BLOB * np.count_nonzero(blob)
+        )
     ):
         return [fitted[:5]]
     # Less than the blob fits one kingdom: neighbours joined into one blob. Take them apart

@@ -94,3 +94,33 @@ def test_a_strip_of_two_rows_of_tiles_is_no_kingdom(aau_board):
     lay(photo, board[:160], 500, 420)
     with pytest.raises(NoBoardFound, match="too few tiles"):
         find_kingdoms(photo)
+
+
+def test_a_sleeve_stuck_to_a_kingdom_is_left_out(aau_board):
+    """A sleeve touching the kingdom's side joins it into one blob whose lattice is 7 cells wide;
+    the square window of it with tile edges, beside a strip with none, is the kingdom."""
+    photo = table("plain", 1000, 1400, seed=2)
+    lay(photo, cv2.resize(aau_board(4), (400, 400), interpolation=cv2.INTER_AREA), 400, 300)
+    sleeve = np.full((460, 170, 3), (60, 140, 150), np.float32)
+    sleeve[(np.indices((460, 170)).sum(axis=0) // 12) % 2 == 0] *= 0.93  # a faint knit
+    sleeve += np.random.default_rng(1).normal(0, 4, sleeve.shape)
+    photo[270:730, 800:970] = sleeve.clip(0, 255).astype(np.uint8)
+    (kingdom,) = find_kingdoms(photo).kingdoms
+    truth = np.array([[400, 300], [800, 300], [800, 700], [400, 700]], float)
+    assert kingdom.size == 5
+    assert np.abs(kingdom.corners - truth).max() < 16  # was a 7×7 frame over the sleeve
+
+
+def test_two_kingdoms_joined_into_one_blob_are_not_one_big_lattice():
+    """Two 7×7 kingdoms on a dotted cloth, joined by a dot between them: a lattice of a few big
+    cells fits the pair (its frame twice the blob), so the blob is split and each is found."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(7560)  # a development scene, not an evaluated one
+    found = find_kingdoms(scene.image).kingdoms
+    assert len(found) == 2 and all(k.size == 7 for k in found)
+    by_left = sorted(scene.kingdoms, key=lambda t: t.corners[:, 0].min())
+    for location, truth in zip(found, by_left, strict=True):
+        cell = np.linalg.norm(truth.corners[1] - truth.corners[0]) / 7
+        centre_error = np.linalg.norm(location.corners.mean(axis=0) - truth.corners.mean(axis=0))
+        assert centre_error < 0.3 * cell
