@@ -216,7 +216,13 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
     # along the table between them, and peel each kingdom found off what is left.
     found = []
     for part in split_blob(model, blob):
-        found += _peel(small, part, size)
+        try:
+            kingdoms = _peel(small, part, size)
+        except NoBoardFound:
+            continue  # clutter, or a fragment of a kingdom: the other parts may be kingdoms
+        # A part whose tiles fall short of its frame by two rows or more is a fragment of a
+        # kingdom (lake tiles on a blue cloth split it): where its frame lies would be a guess.
+        found += [k for k in kingdoms if min(k[2][1] - k[2][0], k[2][3] - k[2][2]) >= k[1] - 1]
     return found or _peel(small, blob, size, fitted)
 
 

@@ -124,3 +124,17 @@ def test_two_kingdoms_joined_into_one_blob_are_not_one_big_lattice():
         cell = np.linalg.norm(truth.corners[1] - truth.corners[0]) / 7
         centre_error = np.linalg.norm(location.corners.mean(axis=0) - truth.corners.mean(axis=0))
         assert centre_error < 0.3 * cell
+
+
+@pytest.mark.parametrize("box_width", [250, 380])
+def test_a_box_lid_beside_a_kingdom_does_not_hide_it(aau_board, box_width):
+    """A box lid a few centimetres away joins the kingdom into one blob; split apart, the lid
+    (no tiles) is dropped and the kingdom kept."""
+    photo = table("plain", 1000, 1500, seed=2)
+    lay(photo, cv2.resize(aau_board(4), (400, 400), interpolation=cv2.INTER_AREA), 300, 300)
+    lid = np.full((420, box_width, 3), (40, 40, 170), np.uint8)
+    cv2.putText(lid, "KINGDOMINO", (10, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 3)
+    photo[290:710, 720 : 720 + box_width] = lid
+    (kingdom,) = find_kingdoms(photo).kingdoms
+    truth = np.array([[300, 300], [700, 300], [700, 700], [300, 700]], float)
+    assert np.abs(kingdom.corners - truth).max() < 16
