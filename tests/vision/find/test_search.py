@@ -138,3 +138,23 @@ def test_a_box_lid_beside_a_kingdom_does_not_hide_it(aau_board, box_width):
     (kingdom,) = find_kingdoms(photo).kingdoms
     truth = np.array([[300, 300], [700, 300], [700, 700], [300, 700]], float)
     assert np.abs(kingdom.corners - truth).max() < 16
+
+
+def test_a_fragment_of_a_kingdom_is_not_read_as_one():
+    """Lake tiles on a blue cloth split a kingdom into fragments; a fragment three rows high
+    would be framed as a whole 5×5 kingdom a cell off. No frame is better than a wrong one."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(8239)  # a development scene, not an evaluated one
+    try:
+        found = find_kingdoms(scene.image).kingdoms
+    except NoBoardFound:
+        found = ()
+    for location in found:
+        centre = location.corners.mean(axis=0)
+        errors = [
+            np.linalg.norm(centre - t.corners.mean(axis=0))
+            / (np.linalg.norm(t.corners[1] - t.corners[0]) / t.size)
+            for t in scene.kingdoms
+        ]
+        assert min(errors) < 0.3  # every frame is on a kingdom, none a cell off
