@@ -215,6 +215,8 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
     # Less than the blob fits one kingdom: neighbours joined into one blob. Take them apart
     # along the table between them, and peel each kingdom found off what is left.
     found = []
+    # A part of a blob at the photo's edge may be the inner piece of a kingdom cut by it.
+    touches = touches_border(blob)
     for part in split_blob(model, blob):
         try:
             kingdoms = _peel(small, part, size)
@@ -222,7 +224,11 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
             continue  # clutter, or a fragment of a kingdom: the other parts may be kingdoms
         # A part whose tiles fall short of its frame by two rows or more is a fragment of a
         # kingdom (lake tiles on a blue cloth split it): where its frame lies would be a guess.
-        found += [k for k in kingdoms if min(k[2][1] - k[2][0], k[2][3] - k[2][2]) >= k[1] - 1]
+        found += [
+            (frame, n, span, warnings, cut or touches)
+            for frame, n, span, warnings, cut in kingdoms
+            if min(span[1] - span[0], span[3] - span[2]) >= n - 1
+        ]
     return found or _peel(small, blob, size, fitted)
 
 

@@ -21,11 +21,11 @@ TABLE_CLUSTERS = 6
 # Chromaticity spread (0-255 scale) of one table colour: measured 2-5 on plain, wood, carpet and
 # mats; clusters mixing clutter and tiles 11-30.
 MAX_TABLE_CHROMA_SD = 8.0
-# A colour covering this share of the border band and showing on all four sides is the table even
-# when its chromaticity spreads up to WIDE_TABLE_CHROMA_SD: on a dark, saturated cloth (deep blue)
-# the sensor's noise moves the chromaticity of every pixel far more than on light wood (measured
-# 9-12 on the synthetic blue cloth, whose clusters were then all refused and its white dots taken
-# for the table).
+# When no tight colour shows on three sides, a colour covering this share of the border band on
+# all four sides is the table even when its chromaticity spreads up to WIDE_TABLE_CHROMA_SD: on a
+# dark, saturated cloth (deep blue) the sensor's noise moves the chromaticity of every pixel far
+# more than on light wood (measured 9-12 on the synthetic blue cloth, whose clusters were then all
+# refused and its white dots taken for the table).
 WIDE_TABLE_SHARE = 0.15
 WIDE_TABLE_CHROMA_SD = 16.0
 MIN_SIDE_SHARE = 0.05  # a table colour covers at least this much of a side's band
@@ -177,14 +177,10 @@ def _table_distance(
     common = [k for k in tight if shares[k] >= MIN_CLUSTER_SHARE]
     if side_of is not None:
         sides = [_sides_showing(labels == k, side_of) for k in range(TABLE_CLUSTERS)]
-        around = [k for k in tight if sides[k] >= 3]
-        around += [
-            k
+        around = [k for k in tight if sides[k] >= 3] or [
+            k  # only when no tight colour surrounds the photo: a wide one takes in tile colours
             for k in range(TABLE_CLUSTERS)
-            if k not in tight
-            and sides[k] == 4
-            and shares[k] >= WIDE_TABLE_SHARE
-            and spread[k] <= WIDE_TABLE_CHROMA_SD
+            if sides[k] == 4 and shares[k] >= WIDE_TABLE_SHARE and spread[k] <= WIDE_TABLE_CHROMA_SD
         ]
         common = [k for k in around if shares[k] >= MIN_CLUSTER_SHARE / 2] or common
     if not common:

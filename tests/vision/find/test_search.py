@@ -158,3 +158,37 @@ def test_a_fragment_of_a_kingdom_is_not_read_as_one():
             for t in scene.kingdoms
         ]
         assert min(errors) < 0.3  # every frame is on a kingdom, none a cell off
+
+
+def _matches(scene, found) -> list[tuple[bool, float]]:
+    """For each kingdom found: (whether its nearest true kingdom is complete, centre error in
+    cells)."""
+    out = []
+    for location in found:
+        centre = location.corners.mean(axis=0)
+        truth = min(scene.kingdoms, key=lambda t: np.linalg.norm(t.corners.mean(axis=0) - centre))
+        cell = np.linalg.norm(truth.corners[1] - truth.corners[0]) / truth.size
+        out.append((truth.complete, np.linalg.norm(truth.corners.mean(axis=0) - centre) / cell))
+    return out
+
+
+def test_the_inner_piece_of_a_cut_kingdom_is_not_read_as_whole():
+    """A blob at the photo's edge split apart: its inner piece does not reach the edge itself,
+    but the kingdom it belongs to does (development scene 7670)."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(7670)
+    assert not any(kingdom.complete for kingdom in scene.kingdoms)  # both are cut by the edge
+    with pytest.raises(NoBoardFound, match="cut by the photo's edge"):
+        find_kingdoms(scene.image)
+
+
+def test_tile_colours_near_the_table_colour_stay_tiles_on_cork():
+    """A second, wider cork colour (the table's and some tiles' mixed) is not made table when a
+    tight cork colour already surrounds the photo (development scene 7540)."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(7540)
+    found = find_kingdoms(scene.image).kingdoms
+    assert len(found) == 2
+    assert all(complete and error < 0.3 for complete, error in _matches(scene, found))
