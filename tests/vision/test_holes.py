@@ -140,3 +140,18 @@ def test_lab_matches_opencv_on_its_8_bit_scale():
 
     colours = np.random.default_rng(2).integers(0, 256, (40, 40, 3), dtype=np.uint8)
     assert np.abs(_lab(colours) - cv2.cvtColor(colours, cv2.COLOR_BGR2LAB)).max() < 3
+
+
+def test_a_tile_in_the_table_colours_but_finer_artwork_is_no_hole(shared_dir):
+    """A lake tile on a blue cloth shares its colours; its waves are far finer than the cloth's
+    checks, and the texture tells them apart."""
+    photo = photo_with_holes(shared_dir, [(0, 0)])
+    y, x = np.mgrid[0:CELL, 0:CELL]
+    waves = ((x // 4 + y // 4) % 2).astype(np.float32)[..., None]  # the cloth's checks, 6× finer
+    tile = np.array([170, 110, 40], np.float32) * (1 - 0.4 * waves) + 230 * 0.4 * waves
+    noise = np.random.default_rng(3).normal(0, 4, tile.shape)
+    row, col = OFFSET + 2 * CELL, OFFSET + 4 * CELL  # cell (2, 4)
+    photo[row : row + CELL, col : col + CELL] = np.clip(tile + noise, 0, 255).astype(np.uint8)
+    likeness = table_likeness(photo, TO_BOARD, 5)
+    assert likeness[0, 0] > 0.8  # the hole
+    assert likeness[2, 4] < 0.5  # the lake-coloured tile
