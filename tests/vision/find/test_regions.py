@@ -30,6 +30,22 @@ def test_split_blob_follows_the_table_between_two_kingdoms():
     assert split_blob(TableModel(joined, joined), blob) == []  # one piece: nothing to split
 
 
+def test_split_blob_breaks_a_thin_join_but_not_a_kingdom():
+    not_table = np.zeros((200, 300), np.uint8)
+    not_table[50:150, 20:132] = 255
+    not_table[50:150, 138:260] = 255
+    cv2.circle(not_table, (135, 100), 3, 255, -1)  # a cloth's dot in the gap, touching both
+    blob = cv2.resize(not_table, (600, 400), interpolation=cv2.INTER_NEAREST)
+    parts = split_blob(TableModel(not_table, not_table), blob)
+    assert len(parts) == 2
+    # A kingdom with a notch (a missing tile) is not a thin join: still one piece.
+    one = np.zeros((200, 300), np.uint8)
+    one[50:150, 20:130] = 255
+    one[50:70, 60:80] = 0
+    blob = cv2.resize(one, (600, 400), interpolation=cv2.INTER_NEAREST)
+    assert split_blob(TableModel(one, one), blob) == []
+
+
 def test_largest_part_fills_holes_and_drops_small_ones():
     mask = np.zeros((100, 100), np.uint8)
     mask[10:60, 10:60] = 255
