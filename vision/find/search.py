@@ -43,6 +43,9 @@ MIN_BLOB_IN_FRAME = 0.75
 # A fitted frame this many times the blob's area is a lattice of the wrong pitch: two kingdoms
 # joined into one blob, counted as a few big cells (a kingdom with a missing row is ~1.25).
 MAX_FRAME_OVER_BLOB = 1.6
+# Whatever the blob, a frame this many times its area is no kingdom: a kingdom whose tiles fill
+# 3×4 of its 5×5 cells is ~2.1; beyond, the lattice is of big cells over a box's print.
+MAX_FRAME_OVER_TILES = 2.5
 MAX_PER_BLOB = 4  # kingdoms peeled off one blob
 # Kingdoms smaller than this (long side, working pixels) are fitted in a crop of the photo
 # enlarged to it, when the photo has the pixels (at least MIN_ZOOM times more).
@@ -207,8 +210,7 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
         and _blob_in_frame(blob, fitted[0]) >= MIN_BLOB_IN_FRAME
         and (
             size is not None  # a frame bigger than the tiles was asked for
-            or cv2.contourArea(fitted[0].astype(np.float32))
-            <= MAX_FRAME_OVER_BLOB * np.count_nonzero(blob)
+            or _frame_over_blob(fitted[0], blob) <= MAX_FRAME_OVER_BLOB
         )
     ):
         return [fitted[:5]]
@@ -236,13 +238,19 @@ def _peel(small: _Photo, blob, size, fitted=None):
     """Kingdoms in ``blob`` one at a time: fit one, remove its frame, fit what is left."""
     found, blob = [], blob.copy()
     for _ in range(MAX_PER_BLOB):
-        if fitted is None:
-            try:
+        try:
+            if fitted is None:
                 fitted = _fit(small, blob, size)
-            except NoBoardFound:
-                if not found:
-                    raise
-                break
+            if size is None and _frame_over_blob(fitted[0], blob) > MAX_FRAME_OVER_TILES:
+                raise NoBoardFound(
+                    "no kingdom found: something stands out from the table, but its edges do"
+                    " not form a grid of square tiles; take the photo from straight above, or"
+                    " tap the kingdom's four corners"
+                )
+        except NoBoardFound:
+            if not found:
+                raise
+            break
         found.append(fitted[:5])
         frame = fitted[0]
         centre = frame.mean(axis=0)
@@ -334,6 +342,11 @@ def _blob_in_frame(blob: np.ndarray, frame: np.ndarray) -> float:
     cv2.fillConvexPoly(inside, np.round(grown).astype(np.int32), 255)
     total = np.count_nonzero(blob)
     return np.count_nonzero(blob & inside) / total if total else 0.0
+
+
+def _frame_over_blob(frame: np.ndarray, blob: np.ndarray) -> float:
+    """The frame's area over the blob's (both in working pixels)."""
+    return cv2.contourArea(frame.astype(np.float32)) / max(np.count_nonzero(blob), 1)
 
 
 def _inside(location: BoardLocation, blob: np.ndarray, scale: float) -> bool:

@@ -192,3 +192,14 @@ def test_tile_colours_near_the_table_colour_stay_tiles_on_cork():
     found = find_kingdoms(scene.image).kingdoms
     assert len(found) == 2
     assert all(complete and error < 0.3 for complete, error in _matches(scene, found))
+
+
+def test_a_lattice_of_big_cells_over_a_small_blob_is_no_kingdom():
+    """Something printed on the table (development scene 7032, both kingdoms cut by the edge)
+    took a lattice of three big cells a side, its frame seven times the blob: no kingdom."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(7032)
+    assert not any(kingdom.complete for kingdom in scene.kingdoms)
+    with pytest.raises(NoBoardFound):
+        find_kingdoms(scene.image)
