@@ -149,7 +149,7 @@ MIN_EDGE_SUPPORT = 0.6
 SEARCH_LONG_SIDE = 256  # size of the straightened view used to count cells
 MIN_WINDOW_CELLS = 5  # a square window of a longer lattice: a whole 5×5 or 7×7 kingdom
 # The strips a square window leaves out may show tile edges on at most this share of their lattice
-# lines (tiles 0.6-1; a sleeve's or a box's print, a few).
+# lines (tiles 0.6-1, as MIN_EDGE_SUPPORT; the knit sleeve of development scene 7661, 0.31).
 MAX_LEFT_OUT_SUPPORT = 0.4
 
 
@@ -380,7 +380,10 @@ def _square_window(
         support = _edge_support(small, window_lattice, n, n, each_way=True)
         if support < MIN_EDGE_SUPPORT:
             continue
-        beside = max(_edge_support(small, s @ window_lattice, x, y) for s, x, y in left_out)
+        beside = max(
+            _edge_support(small, to_strip @ window_lattice, across, down)
+            for to_strip, across, down in left_out
+        )
         if beside <= MAX_LEFT_OUT_SUPPORT and (best is None or support - beside > best[0]):
             best = (support - beside, window_lattice, n)
     return None if best is None else best[1:]
