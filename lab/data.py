@@ -252,6 +252,48 @@ def synthetic_table(rng: np.random.Generator, size: int = 96) -> np.ndarray:
     return image
 
 
+def printed_cloth(rng: np.random.Generator, size: int = 96) -> np.ndarray:
+    """A printed tablecloth seen through a hole, BGR uint8 (size, size, 3): gingham checks,
+    stripes, dots or small flowers on a ground of any colour, half the time lake-blue, wheat-
+    yellow or grass-green, the ones a hole is easiest to take for a tile on.
+    """
+    canvas = 2 * size  # drawn larger and reduced, as a photo's detail is
+    if rng.random() < 0.5:
+        hue = rng.choice([rng.uniform(95, 125), rng.uniform(20, 35), rng.uniform(40, 75)])
+    else:
+        hue = rng.uniform(0, 180)
+    ground = np.array([hue, rng.uniform(80, 230), rng.uniform(70, 220)])
+    ink = np.array([(hue + rng.choice([0, 90])) % 180, rng.uniform(0, 255), rng.uniform(20, 255)])
+    yy, xx = np.mgrid[0:canvas, 0:canvas].astype(np.float32)
+    angle = rng.uniform(0, np.pi)
+    u = xx * np.cos(angle) + yy * np.sin(angle)
+    v = -xx * np.sin(angle) + yy * np.cos(angle)
+    pitch = canvas * rng.uniform(0.08, 0.45)
+    pattern = rng.choice(["gingham", "stripes", "dots", "flowers"])
+    if pattern == "gingham":  # two crossing bands of half-transparent ink
+        cover = 0.5 * (np.mod(u, pitch) < pitch / 2) + 0.5 * (np.mod(v, pitch) < pitch / 2)
+    elif pattern == "stripes":
+        cover = (np.mod(u, pitch) < pitch * rng.uniform(0.15, 0.5)).astype(np.float32)
+    elif pattern == "dots":
+        du, dv = np.mod(u, pitch) - pitch / 2, np.mod(v, pitch) - pitch / 2
+        cover = (du**2 + dv**2 < (pitch * rng.uniform(0.12, 0.3)) ** 2).astype(np.float32)
+    else:
+        cover = np.zeros((canvas, canvas), np.float32)
+        for _ in range(int(rng.integers(3, 12))):
+            centre = rng.uniform(0, canvas, 2)
+            for k in range(5):  # petals around a centre
+                a = 2 * np.pi * k / 5 + rng.uniform(0, 1)
+                petal = centre + pitch * 0.15 * np.array([np.cos(a), np.sin(a)])
+                cv2.circle(cover, tuple(int(p) for p in petal), int(pitch * 0.1) + 1, 1.0, -1)
+    cover = cv2.GaussianBlur(cover.astype(np.float32), (0, 0), 1.0)[..., None]
+    hsv = ground * (1 - cover) + ink * cover
+    hsv[..., 2] += cv2.GaussianBlur(  # folds and weave
+        rng.normal(0, 1, (canvas, canvas)).astype(np.float32), (0, 0), canvas / 6
+    ) * rng.uniform(0, 40) + rng.normal(0, rng.uniform(0, 8), (canvas, canvas))
+    image = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
+    return cv2.resize(image, (size, size), interpolation=cv2.INTER_AREA)
+
+
 __all__ = [
     "CROWN_CLASSES",
     "TERRAINS",
@@ -261,5 +303,6 @@ __all__ = [
     "load_aau_boards",
     "load_cell_crops",
     "photo_prefix",
+    "printed_cloth",
     "synthetic_table",
 ]

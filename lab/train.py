@@ -32,13 +32,16 @@ from lab.data import (
     assign_folds,
     load_aau_boards,
     load_cell_crops,
+    printed_cloth,
     synthetic_table,
 )
+from lab.figure import with_figure
 from vision.cells import CROP, resize_board
 from vision.labels import CROWN_CLASSES, TERRAINS
 from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
 
 EMPTY = TERRAINS.index(next(t for t in TERRAINS if t.value == "empty"))
+CASTLE = TERRAINS.index(next(t for t in TERRAINS if t.value == "castle"))
 MODELS_DIR = Path(__file__).resolve().parent.parent / "vision" / "models"
 DEFAULT_OOF = Path("build/vision/out_of_fold.npz")
 SEED = 20261129
@@ -47,10 +50,24 @@ HEAVY_BLUR_SHARE = 0.05
 # aau-boards cells the held-out folds got wrong most (3-crown mines read as 2, the table read as
 # wheat) are rare; these are drawn this many extra times per epoch.
 RARE_EXTRA_REPEATS = 4
-# Share of training crops given a warm or cold light (lab.augment.warm_or_cold_light): phones
-# under tungsten or shade light turn grass yellow and mines golden. 0 reproduces the shipped
-# model; 0.5 showed no clear gain in a 2-epoch comparison (README), a full one is to be done.
-LIGHT_SHIFTS = 0.0
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What a training run adds beyond the labelled cells; ``Recipe()`` is the shipped model's
+    (v5), ``Recipe(0, 0, 0)`` the v3 model's.
+
+    ``light_shifts``: share of crops given a warm or cold light (``lab.augment``
+    .warm_or_cold_light; phones under tungsten or shade light turn grass yellow, mines golden).
+    ``figure_crops``: per epoch, this many start tiles under a 3D castle figure and this many
+    cells with its top leaning over them (``lab.figure``). ``cloth_share``: share of the
+    synthetic ``empty`` cells that are printed tablecloths (checks, stripes, dots, flowers) in any
+    colour, lake-blue and grass-green included (``lab.data.printed_cloth``).
+    """
+
+    light_shifts: float = 0.5
+    figure_crops: int = 300
+    cloth_share: float = 0.4
 
 
 @dataclass(frozen=True)
@@ -70,10 +87,13 @@ def make_training_set(boards: list[LabelledBoard], crops: list[LabelledCrop]) ->
 
 
 def _table_with_neighbour_edge(
-    rng: np.random.Generator, neighbours: list[np.ndarray]
+    rng: np.random.Generator, neighbours: list[np.ndarray], cloth_share: float = 0.0
 ) -> np.ndarray:
     """An ``empty`` cell: a table texture, often with a strip of a neighbouring tile at an edge."""
-    table = synthetic_table(rng, CROP)
+    if cloth_share and rng.random() < cloth_share:
+        table = printed_cloth(rng, CROP)
+    else:
+        table = synthetic_table(rng, CROP)
     if neighbours and rng.random() < 0.6:
         tile = neighbours[int(rng.integers(len(neighbours)))]
         width = int(rng.integers(2, CROP // 6))
@@ -84,12 +104,37 @@ def _table_with_neighbour_edge(
     return np.ascontiguousarray(table)
 
 
+def _figure_crops(
+    data: TrainingSet, rng: np.random.Generator, count: int
+) -> tuple[list[np.ndarray], list[int], list[int]]:
+    """``count`` start tiles under a 3D castle figure and ``count`` cells its top leans into."""
+    castles, others = [], []
+    for board, scaled in zip(data.boards, data.scaled_boards, strict=True):
+        for r, c in np.ndindex(board.terrain.shape):
+            source = (scaled, (c * CROP, r * CROP, CROP, CROP), board.terrain[r, c], 0)
+            if board.terrain[r, c] == CASTLE:
+                castles.append(source)
+            elif board.terrain[r, c] != EMPTY:
+                others.append((*source[:3], board.crowns[r, c]))
+    for crop, scaled in zip(data.crops, data.scaled_crops, strict=True):
+        source = (scaled, (0, 0, CROP, CROP), crop.terrain, crop.crowns)
+        (castles if crop.terrain == CASTLE else others).append(source)
+    images, terrains, crowns = [], [], []
+    for sources, part in ((castles, "tile"), (others, "behind")):
+        for i in rng.integers(len(sources), size=count if sources else 0):
+            scaled, box, terrain, crown = sources[i]
+            images.append(with_figure(jittered_cell(scaled, box, rng), rng, part))
+            terrains.append(terrain)
+            crowns.append(crown)
+    return images, terrains, crowns
+
+
 def sample_epoch(
     data: TrainingSet,
     rng: np.random.Generator,
     n_empty: int,
     board_repeats: int = 3,
-    light_shifts: float = 0.0,
+    recipe: Recipe = Recipe(),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One epoch of augmented crops (B, CROP, CROP, 3) with terrain and crown labels.
 
@@ -110,20 +155,25 @@ def sample_epoch(
                         continue
                     box = (c * CROP, r * CROP, CROP, CROP)
                     cell = jittered_cell(scaled, box, rng)
-                    images.append(phone_effects(cell, rng, light_shifts))
+                    images.append(phone_effects(cell, rng, recipe.light_shifts))
                     terrains.append(board.terrain[r, c])
                     crowns.append(board.crowns[r, c])
     for crop, scaled in zip(data.crops, data.scaled_crops, strict=True):
         cell = jittered_cell(scaled, (0, 0, CROP, CROP), rng)
-        images.append(phone_effects(cell, rng, light_shifts))
+        images.append(phone_effects(cell, rng, recipe.light_shifts))
         terrains.append(crop.terrain)
         crowns.append(crop.crowns)
     for _ in range(n_empty):
-        table = _table_with_neighbour_edge(rng, data.scaled_crops)
+        table = _table_with_neighbour_edge(rng, data.scaled_crops, recipe.cloth_share)
         cell = jittered_cell(table, (0, 0, CROP, CROP), rng)
-        images.append(phone_effects(cell, rng, light_shifts))
+        images.append(phone_effects(cell, rng, recipe.light_shifts))
         terrains.append(EMPTY)
         crowns.append(0)
+    if recipe.figure_crops:
+        figures, figure_terrains, figure_crowns = _figure_crops(data, rng, recipe.figure_crops)
+        images += [phone_effects(cell, rng, recipe.light_shifts) for cell in figures]
+        terrains += figure_terrains
+        crowns += figure_crowns
     crowns = np.array(crowns)
     for i in np.flatnonzero(rng.random(len(images)) < HEAVY_BLUR_SHARE):
         images[i] = cv2.GaussianBlur(images[i], (0, 0), rng.uniform(3.5, 9.0))
@@ -174,7 +224,7 @@ def build_network():
     return CellNet()
 
 
-def train_network(data: TrainingSet, epochs: int, seed: int, log=print, light_shifts: float = 0.0):
+def train_network(data: TrainingSet, epochs: int, seed: int, log=print, recipe: Recipe = Recipe()):
     import torch
     from torch import nn
 
@@ -186,6 +236,7 @@ def train_network(data: TrainingSet, epochs: int, seed: int, log=print, light_sh
     rare = sum(int(np.sum((b.crowns >= 2) | (b.terrain == EMPTY))) for b in data.boards)
     cells = sum(b.terrain.size for b in data.boards)
     per_epoch = 3 * cells + RARE_EXTRA_REPEATS * rare + len(data.crops) + n_empty
+    per_epoch += 2 * recipe.figure_crops
     batch = 64
     steps = epochs * ((per_epoch + batch - 1) // batch)
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -193,7 +244,7 @@ def train_network(data: TrainingSet, epochs: int, seed: int, log=print, light_sh
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
     for epoch in range(epochs):
         started = time.perf_counter()
-        images, terrains, crowns = sample_epoch(data, rng, n_empty, light_shifts=light_shifts)
+        images, terrains, crowns = sample_epoch(data, rng, n_empty, recipe=recipe)
         order = rng.permutation(len(images))
         x_all = torch.from_numpy(images.transpose(0, 3, 1, 2).copy()).float().div_(255.0)
         t_all = torch.from_numpy(terrains).long()
@@ -368,7 +419,7 @@ def cross_validate(
     epochs: int,
     seed: int = SEED,
     log=print,
-    light_shifts: float = 0.0,
+    recipe: Recipe = Recipe(),
     fold_models: Path | None = None,
 ) -> OutOfFold:
     """Held-out predictions from one model per fold; with ``fold_models`` (a folder) each
@@ -397,7 +448,7 @@ def cross_validate(
             [crops[i] for i in train_crops],
             [everything.scaled_crops[i] for i in train_crops],
         )
-        net = train_network(data, epochs, seed + k, log, light_shifts)
+        net = train_network(data, epochs, seed + k, log, recipe)
         onnx_bytes = export_onnx(net)
         if fold_models is not None:
             fold_models.mkdir(parents=True, exist_ok=True)
@@ -484,11 +535,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--folds", type=int, default=4, help="0 skips cross-validation")
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--seed", type=int, default=SEED)
+    shipped = Recipe()
     parser.add_argument(
         "--light-shifts",
         type=float,
-        default=LIGHT_SHIFTS,
-        help="share of training crops lit warm or cold (2,700-7,500 K); 0 trains as model v3",
+        default=shipped.light_shifts,
+        help="share of training crops lit warm or cold (2,700-7,500 K)",
+    )
+    parser.add_argument(
+        "--figure-crops",
+        type=int,
+        default=shipped.figure_crops,
+        help="per epoch, start tiles under a 3D castle figure (and as many cells behind one)",
+    )
+    parser.add_argument(
+        "--cloth-share",
+        type=float,
+        default=shipped.cloth_share,
+        help="share of synthetic empty cells that are printed tablecloths",
     )
     parser.add_argument("--oof", type=Path, default=DEFAULT_OOF, help="held-out predictions")
     parser.add_argument("--out", type=Path, default=MODELS_DIR)
@@ -503,6 +567,7 @@ def main(argv: list[str] | None = None) -> None:
         recalibrate(args.oof, args.out / META_FILE)
         return
     started = time.perf_counter()
+    recipe = Recipe(args.light_shifts, args.figure_crops, args.cloth_share)
     boards, crops = load_aau_boards(), load_cell_crops()
     print(f"{len(boards)} boards ({len({b.kingdom for b in boards})} kingdoms), {len(crops)} crops")
     threshold, crown_weights = 0.5, (1.0,) * CROWN_CLASSES
@@ -513,7 +578,7 @@ def main(argv: list[str] | None = None) -> None:
             args.folds,
             args.epochs,
             args.seed,
-            light_shifts=args.light_shifts,
+            recipe=recipe,
             fold_models=args.oof.parent / "folds",
         )
         oof.save(args.oof)
@@ -526,9 +591,7 @@ def main(argv: list[str] | None = None) -> None:
             f"uncertain below {threshold:.3f}"
         )
     print("final model on everything")
-    net = train_network(
-        make_training_set(boards, crops), args.epochs, args.seed, light_shifts=args.light_shifts
-    )
+    net = train_network(make_training_set(boards, crops), args.epochs, args.seed, recipe=recipe)
     onnx_bytes = export_onnx(net)
     CellModel(
         onnx_bytes, _info(threshold, crown_weights)
@@ -543,7 +606,7 @@ def main(argv: list[str] | None = None) -> None:
         "trained_on": {"aau_boards": len(boards), "cell_crops": len(crops)},
         "epochs": args.epochs,
         "seed": args.seed,
-        "light_shifts": args.light_shifts,
+        "recipe": dataclasses.asdict(recipe),
     }
     (args.out / META_FILE).write_text(json.dumps(meta, indent=2) + "\n")
     print(

@@ -32,3 +32,16 @@ def test_light_shifts_vary_the_colour_of_training_crops():
     # Blue against red: light shifts spread it much further than white balance alone.
     spread = [np.std(np.log(np.array(x)[:, 0] / np.array(x)[:, 2])) for x in (plain, lit)]
     assert spread[1] > 1.5 * spread[0]
+
+
+def test_printed_cloths_are_patterned_and_often_the_colour_of_a_terrain():
+    import cv2
+
+    from lab.data import printed_cloth
+
+    rng = np.random.default_rng(3)
+    cloths = [printed_cloth(rng, 64) for _ in range(60)]
+    assert all(c.shape == (64, 64, 3) and c.dtype == np.uint8 for c in cloths)
+    assert np.median([c.std(axis=(0, 1)).max() for c in cloths]) > 8  # a pattern, not a colour
+    hues = [np.median(cv2.cvtColor(c, cv2.COLOR_BGR2HSV)[..., 0]) for c in cloths]
+    assert sum(95 <= h <= 125 for h in hues) >= 5  # lake-blue grounds among them

@@ -1,0 +1,55 @@
+"""What a training recipe adds to an epoch (lab.train.sample_epoch); no torch needed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lab.data import LabelledBoard, LabelledCrop
+from lab.train import CASTLE, EMPTY, Recipe, make_training_set, sample_epoch
+from vision.cells import CROP
+
+
+def _tiny_training_set():
+    rng = np.random.default_rng(0)
+    terrain = rng.integers(0, 6, (5, 5))
+    terrain[2, 2] = CASTLE
+    board = LabelledBoard(
+        "b",
+        rng.integers(0, 255, (5 * CROP, 5 * CROP, 3), np.uint8),
+        terrain,
+        np.zeros((5, 5), int),
+        0,
+    )
+    crops = [
+        LabelledCrop(f"c{k}", rng.integers(0, 255, (60, 60, 3), np.uint8), k % 6, 0, "g")
+        for k in range(12)
+    ]
+    return make_training_set([board], crops)
+
+
+def test_figure_crops_add_castles_under_figures_and_cells_behind_them():
+    data = _tiny_training_set()
+    plain = sample_epoch(data, np.random.default_rng(1), 10, recipe=Recipe(0, 0, 0))
+    figures = sample_epoch(data, np.random.default_rng(1), 10, recipe=Recipe(0, 30, 0))
+    assert len(figures[0]) == len(plain[0]) + 60
+    extra_castles = np.sum(figures[1] == CASTLE) - np.sum(plain[1] == CASTLE)
+    assert extra_castles == 30  # the other 30 keep the terrain of the cell behind the figure
+    assert np.sum(figures[1] == EMPTY) == np.sum(plain[1] == EMPTY)
+
+
+def test_cloth_share_is_the_share_of_empty_cells_drawn_as_printed_cloths(monkeypatch):
+    # A black "cloth" marks which empty cells came from printed_cloth.
+    monkeypatch.setattr(
+        "lab.train.printed_cloth", lambda rng, size: np.zeros((size, size, 3), np.uint8)
+    )
+    data = _tiny_training_set()
+
+    def black_empties(share: float) -> int:
+        images, terrains, _ = sample_epoch(
+            data, np.random.default_rng(2), 200, recipe=Recipe(0, 0, share)
+        )
+        return int(sum(np.median(image) < 30 for image in images[terrains == EMPTY]))
+
+    assert black_empties(0.0) < 40  # a few synthetic tables are black where a frame left the photo
+    assert 70 < black_empties(0.5) < 150
+    assert black_empties(1.0) > 190
