@@ -41,7 +41,6 @@ def draw_figure(
     """
     side = CROP * SCALE
     height = 3 * side
-    picture = np.zeros((height, side, 3), np.float32)
     mask = np.zeros((height, side), np.uint8)
     colour = np.array(FIGURE_COLOURS[int(rng.integers(len(FIGURE_COLOURS)))], np.float32)
     colour *= rng.uniform(0.8, 1.15)
@@ -49,53 +48,33 @@ def draw_figure(
     base = height - side * rng.uniform(0.3, 0.55)  # the facade stands across the tile's middle
     left, right = side * rng.uniform(0.03, 0.2), side * rng.uniform(0.8, 0.97)
 
-    def fill(points, value=1):
-        cv2.fillPoly(mask, [np.round(points).astype(np.int32)], value)
+    def fill(x0, y0, x1, y1):  # every part of the figure is an upright rectangle
+        points = [(x0, y1), (x1, y1), (x1, y0), (x0, y0)]
+        cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1)
 
-    # The wall, and towers higher than it with battlements.
+    # The wall, and towers higher than it, with battlements (merlons).
     wall_top = base - rise * rng.uniform(0.5, 0.75)
-    fill([(left, base), (right, base), (right, wall_top), (left, wall_top)])
+    fill(left, wall_top, right, base)
     notch = (right - left) / (2 * int(rng.integers(4, 9)) + 1)
-    for x in np.arange(left, right - notch, 2 * notch):  # the wall's merlons
-        fill(
-            [
-                (x, wall_top),
-                (x + notch, wall_top),
-                (x + notch, wall_top - notch),
-                (x, wall_top - notch),
-            ]
-        )
+    for x in np.arange(left, right - notch, 2 * notch):
+        fill(x, wall_top - notch, x + notch, wall_top)
     towers = int(rng.integers(2, 5))
     width = (right - left) * rng.uniform(0.15, 0.28)
     for x in np.linspace(left, right - width, towers):
         top = base - rise * rng.uniform(0.85, 1.0)
-        fill([(x, base), (x + width, base), (x + width, top), (x, top)])
+        fill(x, top, x + width, base)
         notch = width / 5
-        for k in (0, 2, 4):  # merlons
-            fill(
-                [
-                    (x + k * notch, top),
-                    (x + (k + 1) * notch, top),
-                    (x + (k + 1) * notch, top - notch),
-                    (x + k * notch, top - notch),
-                ]
-            )
+        for k in (0, 2, 4):
+            fill(x + k * notch, top - notch, x + (k + 1) * notch, top)
     # The second facade, seen edge on: a narrow band from the tile's front to behind the wall.
     band = side * rng.uniform(0.04, 0.14)
     middle = side * rng.uniform(0.4, 0.6)
     front = height - side * rng.uniform(0.05, 0.2)
-    fill(
-        [
-            (middle - band, front),
-            (middle + band, front),
-            (middle + band, wall_top),
-            (middle - band, wall_top),
-        ]
-    )
+    fill(middle - band, wall_top, middle + band, front)
     coverage = mask.astype(np.float32)
     # Shading (light from one side), the print's dark outlines, windows and a gate.
     shade = np.linspace(rng.uniform(0.7, 1.0), rng.uniform(0.9, 1.2), side, dtype=np.float32)
-    picture[:] = colour * shade[None, :, None]
+    picture = np.repeat(colour * shade[None, :, None], height, axis=0)
     detail = np.zeros((height, side), np.uint8)
     for _ in range(int(rng.integers(2, 7))):
         x = rng.uniform(left, right - side * 0.06)

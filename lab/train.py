@@ -37,11 +37,11 @@ from lab.data import (
 )
 from lab.figure import with_figure
 from vision.cells import CROP, resize_board
-from vision.labels import CROWN_CLASSES, TERRAINS
+from vision.labels import CROWN_CLASSES, TERRAINS, terrain_index
 from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
 
-EMPTY = TERRAINS.index(next(t for t in TERRAINS if t.value == "empty"))
-CASTLE = TERRAINS.index(next(t for t in TERRAINS if t.value == "castle"))
+EMPTY = terrain_index("empty")
+CASTLE = terrain_index("castle")
 MODELS_DIR = Path(__file__).resolve().parent.parent / "vision" / "models"
 DEFAULT_OOF = Path("build/vision/out_of_fold.npz")
 SEED = 20261129
@@ -111,11 +111,12 @@ def _figure_crops(
     castles, others = [], []
     for board, scaled in zip(data.boards, data.scaled_boards, strict=True):
         for r, c in np.ndindex(board.terrain.shape):
-            source = (scaled, (c * CROP, r * CROP, CROP, CROP), board.terrain[r, c], 0)
-            if board.terrain[r, c] == CASTLE:
+            terrain = board.terrain[r, c]
+            source = (scaled, (c * CROP, r * CROP, CROP, CROP), terrain, board.crowns[r, c])
+            if terrain == CASTLE:
                 castles.append(source)
-            elif board.terrain[r, c] != EMPTY:
-                others.append((*source[:3], board.crowns[r, c]))
+            elif terrain != EMPTY:  # a hole has no tile for a figure to lean over
+                others.append(source)
     for crop, scaled in zip(data.crops, data.scaled_crops, strict=True):
         source = (scaled, (0, 0, CROP, CROP), crop.terrain, crop.crowns)
         (castles if crop.terrain == CASTLE else others).append(source)
