@@ -147,6 +147,10 @@ MIN_LATTICE_CLARITY = 2.0
 # colourful blobs that are not kingdoms 0-0.5.
 MIN_EDGE_SUPPORT = 0.6
 SEARCH_LONG_SIDE = 256  # size of the straightened view used to count cells
+NOT_A_GRID = (
+    "no kingdom found: something stands out from the table, but its edges do not form a grid of"
+    " square tiles; take the photo from straight above, or tap the kingdom's four corners"
+)
 MIN_WINDOW_CELLS = 5  # a square window of a longer lattice: a whole 5×5 or 7×7 kingdom
 # The strips a square window leaves out may show tile edges on at most this share of their lattice
 # lines (tiles 0.6-1, as MIN_EDGE_SUPPORT; the knit sleeve of development scene 7661, 0.31).
@@ -201,11 +205,7 @@ def fit_lattice(
             trimmed = False
             break
     else:
-        raise NoBoardFound(
-            "no kingdom found: something stands out from the table, but its edges do not form a"
-            " grid of square tiles; take the photo from straight above, or tap the kingdom's"
-            " four corners"
-        )
+        raise NoBoardFound(NOT_A_GRID)
 
     # Past a trimmed side lies the thing that was cut off, not more tiles.
     tiles = _tile_cells(mask, to_lattice, cells_x, cells_y, grow=not trimmed)

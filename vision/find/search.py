@@ -21,7 +21,13 @@ from vision.find.decision import (
     tiles_seen,
     touches_border,
 )
-from vision.find.lattice import fit_lattice, gradient_images, size_inside, straightened_size
+from vision.find.lattice import (
+    NOT_A_GRID,
+    fit_lattice,
+    gradient_images,
+    size_inside,
+    straightened_size,
+)
 from vision.find.location import (
     SIZES,
     BoardLocation,
@@ -242,11 +248,7 @@ def _peel(small: _Photo, blob, size, fitted=None):
             if fitted is None:
                 fitted = _fit(small, blob, size)
             if size is None and _frame_over_blob(fitted[0], blob) > MAX_FRAME_OVER_TILES:
-                raise NoBoardFound(
-                    "no kingdom found: something stands out from the table, but its edges do"
-                    " not form a grid of square tiles; take the photo from straight above, or"
-                    " tap the kingdom's four corners"
-                )
+                raise NoBoardFound(NOT_A_GRID)  # a lattice of big cells over a box's print
         except NoBoardFound:
             if not found:
                 raise
