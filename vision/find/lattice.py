@@ -9,6 +9,10 @@ which gives linear equations for the homography. This fixes perspective and corn
 the outline is ragged or a corner tile is missing. Tiles spanning fewer than N cells in a
 direction leave the N×N frame's placement ambiguous; we centre the frame on the tiles (an odd
 leftover cell goes to the bottom/right) and record where the tiles are (``tile_span``).
+
+When no outline of the blob gives a lattice (lake tiles on a blue cloth split it, a cloth's dots
+stick to it), the outlines, and a rectangle along the tile edges' own direction, are snapped to
+the lattice the tile edges inside them show, and fitted again under stricter checks.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.find.location import SIZES, NoBoardFound
+from vision.find.location import SIZES, NoBoardFound, order_corners
 
 # Pixels per cell of the internal straightened views used to find and fit the lattice.
 LATTICE_PX = 40
@@ -166,11 +170,17 @@ def fit_lattice(
     Of the candidate quadrilaterals, the one whose straightened view shows the clearest lattice
     of tile edges wins, unless the fitted lattice's edges do not hold up (then the next).
     """
-    counted = sorted(
-        ((_count_cells(small, quad), quad) for quad in quads),
-        key=lambda item: item[0][2],
-        reverse=True,
-    )
+    counted, too_thin = [], None
+    for quad in quads:
+        try:
+            counted.append((_count_cells(small, quad), quad))
+        except NoBoardFound as error:
+            # One outline long and thin (a kingdom and the sleeve touching it): the others,
+            # and the rectangle along the tile edges, may still frame the kingdom.
+            too_thin = error
+    if not counted:
+        raise too_thin
+    counted.sort(key=lambda item: item[0][2], reverse=True)
     if counted[0][0][2] < MIN_LATTICE_CLARITY:
         raise NoBoardFound(
             "no kingdom found: something stands out from the table but shows no grid of square"
@@ -178,8 +188,9 @@ def fit_lattice(
             " corners"
         )
     margin = LATTICE_PX // 2
-    # The clearest lattice first; if its tile edges do not hold up once fitted, the next.
-    for (cells_x, cells_y, clarity), quad in counted:
+    # The clearest lattice first; if its tile edges do not hold up once fitted, the next; last,
+    # the same outlines snapped to the lattice their tile edges show.
+    for (cells_x, cells_y, clarity), quad, snapped in _with_snapped(small, mask, counted):
         if clarity < MIN_LATTICE_CLARITY:
             continue
         # to_lattice maps small-image pixels to lattice pixels: cell (c, r) spans
@@ -192,7 +203,16 @@ def fit_lattice(
         to_lattice = cv2.getPerspectiveTransform(quad.astype(np.float32), target.astype(np.float32))
         for window in (0.3, 0.2, 0.12):
             to_lattice = _refine_on_edges(small, to_lattice, cells_x, cells_y, window)
-        whole = _edge_support(small, to_lattice, cells_x, cells_y) >= MIN_EDGE_SUPPORT
+        if snapped:
+            # A lattice found inside a blob, not given by its outline, must be about square and
+            # show tile edges clearly both ways: a comb also fits a score pad's ruled lines or
+            # a cloth's printed checks beside a kingdom.
+            support = _edge_support(small, to_lattice, cells_x, cells_y, each_way=True)
+            whole = abs(cells_x - cells_y) <= 1 and support >= SNAPPED_MIN_SUPPORT
+            if not whole:
+                continue
+        else:
+            whole = _edge_support(small, to_lattice, cells_x, cells_y) >= MIN_EDGE_SUPPORT
         # A kingdom with something stuck to one side (a sleeve, a box): the lattice spans both
         # and is longer one way. Kingdoms are square, so a square window of it whose tile edges
         # hold up, beside strips that show none, is the kingdom.
@@ -247,6 +267,152 @@ def fit_lattice(
         int(np.clip(v, 0, size)) for v in (row0 - top, row1 - top, col0 - left, col1 - left)
     )
     return frame, size, tile_span, warnings, span > size
+
+
+def _with_snapped(small: np.ndarray, mask: np.ndarray, counted: list):
+    """``counted`` ((cells_x, cells_y, clarity), quad) in order, then each quad snapped to the
+    lattice its tile edges show (``_snapped_quad``), counted afresh; with each, whether it is
+    snapped. Snapped ones are only made when every outline failed: a pitch search each."""
+    for count, quad in counted:
+        yield count, quad, False
+    # The blob's outline may cut corners where it lost tiles (its quads then carry a false
+    # perspective); a rectangle along the tile edges' own direction does not.
+    for quad in [_edge_aligned_rectangle(small, mask)] + [quad for _, quad in counted]:
+        if quad is None:
+            continue
+        snapped = _snapped_quad(small, quad)
+        if snapped is not None:
+            try:
+                yield _count_cells(small, snapped), snapped, True
+            except NoBoardFound:
+                continue
+
+
+def _edge_aligned_rectangle(small: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The rectangle (TL, TR, BR, BL) around ``mask`` with its sides along the strongest edge
+    direction inside it (tile edges run two ways a right angle apart, so folded to 0-90°)."""
+    points = cv2.findNonZero(mask)
+    if points is None or len(points) < 50:
+        return None
+    x, y, w, h = cv2.boundingRect(points)
+    gray = cv2.cvtColor(small[y : y + h, x : x + w], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    dx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    dy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = np.hypot(dx, dy) * (mask[y : y + h, x : x + w] > 0)
+    folded = np.degrees(np.arctan2(dy, dx)) % 90.0
+    histogram = np.bincount(
+        folded.astype(int).ravel() % 90, weights=magnitude.ravel(), minlength=90
+    )
+    # Smoothed around the circle of directions (89° is next to 0°).
+    smooth = np.convolve(np.concatenate([histogram[-3:], histogram, histogram[:3]]), np.ones(7))
+    angle = np.radians(float(np.argmax(smooth[6:96])) + 0.5)
+    along = np.array([np.cos(angle), np.sin(angle)])
+    across = np.array([-along[1], along[0]])
+    flat = points.reshape(-1, 2).astype(np.float64)
+    u, v = flat @ along, flat @ across
+    u0, u1, v0, v1 = u.min(), u.max(), v.min(), v.max()
+    corners = [u0 * along + v0 * across, u1 * along + v0 * across]
+    corners += [u1 * along + v1 * across, u0 * along + v1 * across]
+    return order_corners(np.array(corners))
+
+
+# Each-way edge support a snapped lattice needs (synthetic kingdoms on cloth whose outlines
+# failed 0.79-1.0; a score pad's ruled lines 0.60).
+SNAPPED_MIN_SUPPORT = 0.7
+# Pitches tried for a lattice inside an outline, in pixels of its SEARCH_LONG_SIDE view.
+SNAP_PITCH_STEP = 0.5
+# Lattice lines this far (of a pitch) outside the outline still count: its side may cut a row.
+SNAP_REACH = 0.3
+
+
+def _snapped_quad(small: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """``quad`` moved onto the tile lattice seen inside it, or None when none shows.
+
+    A blob that lost tiles to the table (lake tiles on a blue cloth) or gained a few of the
+    table's specks has an outline whose sides cut through cells, and no whole number of cells
+    fits it. The tile edges inside still form an even lattice: straightened, they peak every
+    pitch along both axes (one pitch: the cells are square). The quad from the first lattice line
+    to the last, each way, is an outline on tile boundaries for the fit to start from.
+    """
+    width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    scale = SEARCH_LONG_SIDE / max(width, height, 1e-6)
+    w, h = max(16, int(round(width * scale))), max(16, int(round(height * scale)))
+    col_profile, row_profile = edge_profiles(small, quad, w, h)
+    # A finished kingdom spans at most MAX_SPAN cells and at least three (MIN_TILE_SPAN).
+    pitches = np.arange(max(w, h) / (MAX_SPAN + 0.5), min(w, h) / 2.5, SNAP_PITCH_STEP)
+    if len(pitches) == 0:
+        return None
+    best = None
+    for pitch in pitches:
+        phase_x, contrast_x = _best_phase(col_profile, pitch)
+        phase_y, contrast_y = _best_phase(row_profile, pitch)
+        if best is None or contrast_x + contrast_y > best[0]:
+            best = (contrast_x + contrast_y, pitch, phase_x, phase_y)
+    _, pitch, phase_x, phase_y = best
+    xs = _lines_within(*_fitted_comb(col_profile, phase_x, pitch), w)
+    ys = _lines_within(*_fitted_comb(row_profile, phase_y, pitch), h)
+    if len(xs) < 3 or len(ys) < 3:  # two cells or fewer: no kingdom to start from
+        return None
+    view_corners = np.array(
+        [[xs[0], ys[0]], [xs[-1], ys[0]], [xs[-1], ys[-1]], [xs[0], ys[-1]]], np.float32
+    )
+    target = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    to_view = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    snapped = cv2.perspectiveTransform(view_corners.reshape(-1, 1, 2), np.linalg.inv(to_view))
+    return snapped.reshape(4, 2).astype(np.float64)
+
+
+def _best_phase(profile: np.ndarray, pitch: float) -> tuple[float, float]:
+    """(phase, contrast) of the comb of period ``pitch`` that best fits ``profile``'s peaks:
+    the mean profile on its lines over the mean half-way between them. Half-way points punish a
+    comb of twice the pitch (they fall on real boundaries), as ``_lattice_contrast`` does."""
+    length = len(profile)
+    radius = max(1, int(round(0.1 * pitch)))
+    # Each point's best value within ±radius: tiles are never laid perfectly.
+    peak = cv2.dilate(profile.reshape(1, -1).astype(np.float32), np.ones((1, 2 * radius + 1)))
+    peak = peak.ravel()
+    phases = np.arange(0.0, pitch, 1.0)
+    steps = np.arange(int(length / pitch) + 2) * pitch
+    lines = phases[:, None] + steps[None, :]  # (phases, lines)
+    halves = lines + pitch / 2
+    on = _mean_at(peak, lines)
+    between = _mean_at(peak, halves)
+    contrast = on / (between + 1e-6)
+    best = int(np.argmax(contrast))
+    return float(phases[best]), float(contrast[best])
+
+
+def _fitted_comb(profile: np.ndarray, phase: float, pitch: float) -> tuple[float, float]:
+    """(phase, pitch) least-squares fitted to the profile's peaks near the comb's lines: the
+    search's steps are coarse (a pixel of phase, SNAP_PITCH_STEP of pitch)."""
+    radius = max(1, int(round(0.15 * pitch)))
+    numbers, peaks = [], []
+    for k in range(int(len(profile) / pitch) + 2):
+        centre = int(round(phase + k * pitch))
+        lo, hi = max(0, centre - radius), min(len(profile), centre + radius + 1)
+        if hi - lo > radius:  # a line at the profile's end has half a window: left out
+            numbers.append(k)
+            peaks.append(lo + float(np.argmax(profile[lo:hi])))
+    if len(peaks) < 3:
+        return phase, pitch
+    slope, intercept = np.polyfit(numbers, peaks, 1)
+    return float(intercept), float(slope)
+
+
+def _mean_at(values: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Per row of ``positions``, the mean of ``values`` at those of its positions in range."""
+    index = np.round(positions).astype(int)
+    valid = (index >= 0) & (index < len(values))
+    taken = np.where(valid, values[np.clip(index, 0, len(values) - 1)], 0.0)
+    return taken.sum(axis=1) / np.maximum(valid.sum(axis=1), 1)
+
+
+def _lines_within(phase: float, pitch: float, length: int) -> np.ndarray:
+    """The comb's lines from SNAP_REACH pitch before 0 to SNAP_REACH pitch after ``length``."""
+    first = phase - pitch * np.floor((phase + SNAP_REACH * pitch) / pitch)
+    lines = np.arange(first, length + SNAP_REACH * pitch + 1e-6, pitch)
+    return lines
 
 
 def _spare_before(spare: int, lean: int) -> int:
@@ -436,7 +602,16 @@ def _lattice_edges(
     P = LATTICE_PX
     margin = P // 2
     width, height = cells_x * P + 2 * margin, cells_y * P + 2 * margin
-    view = cv2.warpPerspective(small, to_lattice, (width, height), flags=cv2.INTER_LINEAR)
+    # Beyond the photo's edge the view repeats the edge's pixels instead of turning black: a
+    # black border is an edge, and pulls a kingdom's outer line onto the photo's edge, so one
+    # cut by it fits inside the photo and looks whole.
+    view = cv2.warpPerspective(
+        small,
+        to_lattice,
+        (width, height),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
     gx, gy = gradient_images(view)
     trim = int(round(0.2 * P))  # the segment's ends: corners where four tiles meet are noisy
     for vertical, grad, lines, bands in (

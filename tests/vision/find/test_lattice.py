@@ -7,7 +7,7 @@ import numpy as np
 
 from lab.tables import _table
 from tests.vision.find.conftest import lay
-from vision.find.lattice import _lean, _spare_before
+from vision.find.lattice import _lean, _snapped_quad, _spare_before
 from vision.find.search import find_kingdoms
 
 
@@ -34,6 +34,23 @@ def test_a_row_of_table_coloured_tiles_is_in_the_frame(aau_board):
     # A frame a row short is placed a whole cell (80 px) off.
     assert np.abs(kingdom.corners - truth).max() < 16
     assert kingdom.tile_span == (0, 5, 0, 5)
+
+
+def test_an_outline_half_a_cell_off_snaps_to_the_lattice():
+    """Tile edges every 60 px: a quad whose sides cut cells in half moves onto the lines."""
+    image = np.full((500, 500, 3), 200, np.uint8)
+    colours = np.random.default_rng(1).integers(0, 255, (5, 5, 3))
+    for r in range(5):
+        for c in range(5):
+            x, y = 100 + 60 * c, 100 + 60 * r
+            image[y + 2 : y + 58, x + 2 : x + 58] = colours[r, c]
+    quad = np.array([[130, 130], [370, 130], [370, 370], [130, 370]], float)
+    snapped = _snapped_quad(image, quad)
+    assert snapped is not None
+    # The lines at 100 and 400 lie outside the quad by half a cell: the snapped quad runs from
+    # the first line inside it (160) to the last (340).
+    truth = np.array([[160, 160], [340, 160], [340, 340], [160, 340]], float)
+    assert np.abs(snapped - truth).max() < 3
 
 
 def test_the_frame_does_not_grow_over_plain_table(aau_board):

@@ -160,6 +160,18 @@ def test_a_fragment_of_a_kingdom_is_not_read_as_one():
         assert min(errors) < 0.3  # every frame is on a kingdom, none a cell off
 
 
+def test_a_kingdom_split_by_lake_tiles_is_found_from_its_tile_edges():
+    """The same scene: the fragments' outlines all cut through cells, but the tile edges inside
+    them form a lattice, and the kingdom is framed from that."""
+    from lab.evaluate_tables import corner_error
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(8239)  # a development scene, not an evaluated one
+    (truth,) = [t for t in scene.kingdoms if t.complete]
+    found = find_kingdoms(scene.image).kingdoms
+    assert min(corner_error(k.corners, truth.corners, truth.size) for k in found) < 0.1
+
+
 def _matches(scene, found) -> list[tuple[bool, float]]:
     """For each kingdom found: (whether its nearest true kingdom is complete, centre error in
     cells)."""
