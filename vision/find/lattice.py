@@ -716,6 +716,72 @@ def _grow_along_lattice(
     return (col0, col1, row0, row1), (0, 0)
 
 
+# A kingdom whose frame ends in front of the photo's edge, with its tile seams running on into
+# the strip the edge cuts, has tiles beyond the frame: it is cut, however whole its frame looks.
+PAST_EDGE_MIN_SHARE = 0.7
+PAST_EDGE_MIN_VISIBLE = 0.25  # of a cell: the least of a cut strip that must show to judge it
+
+
+def tiles_past_edge(small: np.ndarray, frame: np.ndarray, size: int) -> bool:
+    """Whether tile seams continue past a side of the N×N ``frame`` (``small`` pixels) into the
+    row or column beyond it that the photo's edge cuts.
+
+    A kingdom cut by the photo's edge less than a cell beyond its tiles fits a whole N×N frame
+    inside the photo (a 7×7 cut two rows short fits a 5×5 one); the cells past that frame's side
+    are not whole in the photo, so the lattice growth never looks at them. Their seams (the
+    lattice lines between them) still show in the part that is in the photo.
+    """
+    P, margin = LATTICE_PX, LATTICE_PX // 2
+    cells = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
+    # Lattice pixels with one more cell all round: cell (c, r) starts at margin + (c + 1) * P.
+    target = (cells + 1) * P + margin
+    to_view = cv2.getPerspectiveTransform(frame.astype(np.float32), target)
+    side = (size + 2) * P + 2 * margin
+    view = cv2.warpPerspective(
+        small, to_view, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    photo = np.full(small.shape[:2], 255, np.uint8)
+    seen = cv2.warpPerspective(photo, to_view, (side, side), flags=cv2.INTER_NEAREST) > 0
+    gx, gy = gradient_images(view)
+    half, trim = int(0.25 * P), int(round(0.1 * P))
+    # Each side's strip: (gradient across the seams with rows along them, seen likewise, the
+    # strip's first pixel along the seams).
+    strips = (
+        (gx, seen, margin),  # top: row -1, seams vertical
+        (gx, seen, margin + (size + 1) * P),  # bottom: row N
+        (gy.T, seen.T, margin),  # left: column -1, seams horizontal
+        (gy.T, seen.T, margin + (size + 1) * P),  # right: column N
+    )
+    for grad, inside, start in strips:
+        band = slice(start + trim, start + P - trim)
+        along = inside[band, margin + P : margin + (size + 1) * P]
+        if along.all() or not along.any():
+            continue  # a whole strip is the lattice growth's to judge; none is nothing to see
+        hits = total = 0
+        for line in range(1, size):
+            centre = margin + (line + 1) * P
+            visible = inside[band, centre]
+            if visible.sum() < PAST_EDGE_MIN_VISIBLE * P:
+                continue
+            strip = grad[band, centre - half : centre + half + 1][visible].sum(axis=0)
+            found = _peaks(strip[None, :])[0]
+            total += 1
+            if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
+                hits += 1
+        if total >= 2 and hits >= PAST_EDGE_MIN_SHARE * total:
+            return True
+    return False
+
+
+def frame_edge_support(small: np.ndarray, frame: np.ndarray, size: int) -> float:
+    """The smaller, of vertical and horizontal lines, share of the N×N ``frame``'s inner cell
+    boundaries that show a tile edge: how well the frame sits on the tiles."""
+    P, margin = LATTICE_PX, LATTICE_PX // 2
+    target = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) * P + margin
+    to_lattice = cv2.getPerspectiveTransform(frame.astype(np.float32), target)
+    return _edge_support(small, to_lattice, size, size, each_way=True)
+
+
 def _lean(before: float, after: float) -> int:
     """-1 if the side before shows clearly more tile edges (seams + outer side, 0-2), +1 if the
     side after does, else 0."""

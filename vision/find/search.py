@@ -24,9 +24,11 @@ from vision.find.decision import (
 from vision.find.lattice import (
     NOT_A_GRID,
     fit_lattice,
+    frame_edge_support,
     gradient_images,
     size_inside,
     straightened_size,
+    tiles_past_edge,
 )
 from vision.find.location import (
     SIZES,
@@ -165,7 +167,9 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             location = location_from_corners(
                 frame / scale, n, warnings, image_shape=shape, tile_span=span
             )
-            sentence = cut_off_sentence(location, touches)
+            past_edge = touches and tiles_past_edge(small, frame, n)
+            support = frame_edge_support(small, frame, n) if touches else 1.0
+            sentence = cut_off_sentence(location, touches, past_edge, support)
             if sentence:
                 cut_off.append(sentence)
             else:

@@ -126,9 +126,19 @@ def test_cut_off_needs_the_border_and_missing_cells_or_a_frame_outside():
     # Whole span, but the frame reaches 40 px (0.4 cell) past the right edge.
     out = [[1140, 300], [1640, 300], [1640, 800], [1140, 800]]
     assert "at the right" in cut_off_sentence(_location(out, span=(0, 5, 0, 5)), touches=True)
-    # A frame within a tenth of a cell of the edge is a kingdom laid right at the edge.
+    # A frame within a tenth of a cell of the edge that sits well on its tiles is a kingdom laid
+    # right at the edge; one that sits poorly was squeezed into the photo from a cut kingdom.
     edge = [[1095, 300], [1595, 300], [1595, 800], [1095, 800]]
     assert cut_off_sentence(_location(edge, span=(0, 5, 0, 5)), touches=True) is None
+    squeezed = cut_off_sentence(_location(edge, span=(0, 5, 0, 5)), touches=True, support=0.5)
+    assert "at the right" in squeezed
+    # A fifth of a cell of table between the frame and the edge: not flush, whatever the fit.
+    near = [[1080, 300], [1580, 300], [1580, 800], [1080, 800]]
+    assert cut_off_sentence(_location(near, span=(0, 5, 0, 5)), touches=True, support=0.5) is None
+    # Tile seams seen running on past the frame into the edge (lattice.tiles_past_edge).
+    assert "at the right" in cut_off_sentence(
+        _location(near, span=(0, 5, 0, 5)), touches=True, past_edge=True
+    )
 
 
 def test_touches_border():

@@ -195,6 +195,19 @@ def test_the_inner_piece_of_a_cut_kingdom_is_not_read_as_whole():
         find_kingdoms(scene.image)
 
 
+@pytest.mark.parametrize("seed", [7497, 7367])
+def test_a_kingdom_cut_less_than_a_cell_short_is_not_read_as_whole(seed):
+    """Development scenes: 7497, a kingdom cut half a cell short whose fitted frame is squeezed
+    into the photo up to its edge; 7367, one whose frame ends a third of a cell before the edge
+    with tile seams running on into it. Each is named as cut, the complete kingdom is read."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(seed)
+    found = find_kingdoms(scene.image)
+    assert [complete for complete, _ in _matches(scene, found.kingdoms)] == [True]
+    assert any("cut by the photo's edge" in sentence for sentence in found.cut_off)
+
+
 def test_tile_colours_near_the_table_colour_stay_tiles_on_cork():
     """A second, wider cork colour (the table's and some tiles' mixed) is not made table when a
     tight cork colour already surrounds the photo (development scene 7540)."""
