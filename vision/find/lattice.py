@@ -191,8 +191,8 @@ def fit_lattice(
     # The clearest lattice first; if its tile edges do not hold up once fitted, the next; last,
     # the same outlines snapped to the lattice their tile edges show.
     for (cells_x, cells_y, clarity), quad, snapped in _with_snapped(small, mask, counted):
-        if clarity < MIN_LATTICE_CLARITY:
-            continue
+        if clarity < MIN_LATTICE_CLARITY or (snapped and abs(cells_x - cells_y) > 1):
+            continue  # a snapped lattice must be about square (see below)
         # to_lattice maps small-image pixels to lattice pixels: cell (c, r) spans
         # [margin + c*P, margin + (c+1)*P] in x, same in y, P = LATTICE_PX.
         target = (
@@ -208,9 +208,9 @@ def fit_lattice(
             # show tile edges clearly both ways: a comb also fits a score pad's ruled lines or
             # a cloth's printed checks beside a kingdom.
             support = _edge_support(small, to_lattice, cells_x, cells_y, each_way=True)
-            whole = abs(cells_x - cells_y) <= 1 and support >= SNAPPED_MIN_SUPPORT
-            if not whole:
+            if support < SNAPPED_MIN_SUPPORT:
                 continue
+            whole = True
         else:
             whole = _edge_support(small, to_lattice, cells_x, cells_y) >= MIN_EDGE_SUPPORT
         # A kingdom with something stuck to one side (a sleeve, a box): the lattice spans both
@@ -271,13 +271,15 @@ def fit_lattice(
 
 def _with_snapped(small: np.ndarray, mask: np.ndarray, counted: list):
     """``counted`` ((cells_x, cells_y, clarity), quad) in order, then each quad snapped to the
-    lattice its tile edges show (``_snapped_quad``), counted afresh; with each, whether it is
-    snapped. Snapped ones are only made when every outline failed: a pitch search each."""
+    lattice its tile edges show (``_snapped_quad``): the edge-aligned rectangle and the clearest
+    outline, counted afresh; with each, whether it is snapped. Snapped ones are only made when
+    every outline failed."""
     for count, quad in counted:
         yield count, quad, False
     # The blob's outline may cut corners where it lost tiles (its quads then carry a false
-    # perspective); a rectangle along the tile edges' own direction does not.
-    for quad in [_edge_aligned_rectangle(small, mask)] + [quad for _, quad in counted]:
+    # perspective); a rectangle along the tile edges' own direction does not. The clearest
+    # outline second; the others rarely add a kingdom for their cost (a pitch search each).
+    for quad in (_edge_aligned_rectangle(small, mask), counted[0][1]):
         if quad is None:
             continue
         snapped = _snapped_quad(small, quad)
@@ -343,13 +345,10 @@ def _snapped_quad(small: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     pitches = np.arange(max(w, h) / (MAX_SPAN + 0.5), min(w, h) / 2.5, SNAP_PITCH_STEP)
     if len(pitches) == 0:
         return None
-    best = None
-    for pitch in pitches:
-        phase_x, contrast_x = _best_phase(col_profile, pitch)
-        phase_y, contrast_y = _best_phase(row_profile, pitch)
-        if best is None or contrast_x + contrast_y > best[0]:
-            best = (contrast_x + contrast_y, pitch, phase_x, phase_y)
-    _, pitch, phase_x, phase_y = best
+    phases_x, contrasts_x = _best_phases(col_profile, pitches)
+    phases_y, contrasts_y = _best_phases(row_profile, pitches)
+    best = int(np.argmax(contrasts_x + contrasts_y))  # the first of equals: the finest pitch
+    pitch, phase_x, phase_y = float(pitches[best]), phases_x[best], phases_y[best]
     xs = _lines_within(*_fitted_comb(col_profile, phase_x, pitch), w)
     ys = _lines_within(*_fitted_comb(row_profile, phase_y, pitch), h)
     if len(xs) < 3 or len(ys) < 3:  # two cells or fewer: no kingdom to start from
@@ -363,24 +362,37 @@ def _snapped_quad(small: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     return snapped.reshape(4, 2).astype(np.float64)
 
 
-def _best_phase(profile: np.ndarray, pitch: float) -> tuple[float, float]:
-    """(phase, contrast) of the comb of period ``pitch`` that best fits ``profile``'s peaks:
-    the mean profile on its lines over the mean half-way between them. Half-way points punish a
-    comb of twice the pitch (they fall on real boundaries), as ``_lattice_contrast`` does."""
+def _best_phases(profile: np.ndarray, pitches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per pitch, (phase, contrast) of the comb of that period that best fits ``profile``'s
+    peaks: the mean profile on its lines over the mean half-way between them. Half-way points
+    punish a comb of twice the pitch (they fall on real boundaries), as ``_lattice_contrast``
+    does. All pitches and whole-pixel phases at once: (pitches, phases, lines) arrays."""
     length = len(profile)
-    radius = max(1, int(round(0.1 * pitch)))
-    # Each point's best value within ±radius: tiles are never laid perfectly.
-    peak = cv2.dilate(profile.reshape(1, -1).astype(np.float32), np.ones((1, 2 * radius + 1)))
-    peak = peak.ravel()
-    phases = np.arange(0.0, pitch, 1.0)
-    steps = np.arange(int(length / pitch) + 2) * pitch
-    lines = phases[:, None] + steps[None, :]  # (phases, lines)
-    halves = lines + pitch / 2
+    # Each point's best value within ±a tenth of the pitch: tiles are never laid perfectly.
+    radii = np.maximum(1, np.round(0.1 * pitches)).astype(int)
+    row = profile.reshape(1, -1).astype(np.float32)
+    peaks = {r: cv2.dilate(row, np.ones((1, 2 * r + 1), np.uint8)).ravel() for r in set(radii)}
+    peak = np.stack([peaks[r] for r in radii])  # (pitches, length)
+    phases = np.arange(float(np.ceil(pitches.max())))
+    steps = np.arange(int(length / pitches.min()) + 2)
+    lines = phases[None, :, None] + pitches[:, None, None] * steps[None, None, :]
     on = _mean_at(peak, lines)
-    between = _mean_at(peak, halves)
+    between = _mean_at(peak, lines + pitches[:, None, None] / 2)
     contrast = on / (between + 1e-6)
-    best = int(np.argmax(contrast))
-    return float(phases[best]), float(contrast[best])
+    contrast[phases[None, :] >= pitches[:, None]] = -np.inf  # a phase is less than its pitch
+    best = np.argmax(contrast, axis=1)
+    every = np.arange(len(pitches))
+    return phases[best], contrast[every, best]
+
+
+def _mean_at(values: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """``values`` (pitches, length) averaged at ``positions`` (pitches, phases, lines) in range,
+    over the lines: (pitches, phases)."""
+    index = np.round(positions).astype(int)
+    valid = (index >= 0) & (index < values.shape[1])
+    rows = np.arange(values.shape[0])[:, None, None]
+    taken = np.where(valid, values[rows, np.clip(index, 0, values.shape[1] - 1)], 0.0)
+    return taken.sum(axis=2) / np.maximum(valid.sum(axis=2), 1)
 
 
 def _fitted_comb(profile: np.ndarray, phase: float, pitch: float) -> tuple[float, float]:
@@ -398,14 +410,6 @@ def _fitted_comb(profile: np.ndarray, phase: float, pitch: float) -> tuple[float
         return phase, pitch
     slope, intercept = np.polyfit(numbers, peaks, 1)
     return float(intercept), float(slope)
-
-
-def _mean_at(values: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """Per row of ``positions``, the mean of ``values`` at those of its positions in range."""
-    index = np.round(positions).astype(int)
-    valid = (index >= 0) & (index < len(values))
-    taken = np.where(valid, values[np.clip(index, 0, len(values) - 1)], 0.0)
-    return taken.sum(axis=1) / np.maximum(valid.sum(axis=1), 1)
 
 
 def _lines_within(phase: float, pitch: float, length: int) -> np.ndarray:
