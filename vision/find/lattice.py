@@ -191,8 +191,10 @@ def fit_lattice(
     # The clearest lattice first; if its tile edges do not hold up once fitted, the next; last,
     # the same outlines snapped to the lattice their tile edges show.
     for (cells_x, cells_y, clarity), quad, snapped in _with_snapped(small, mask, counted):
-        if clarity < MIN_LATTICE_CLARITY or (snapped and abs(cells_x - cells_y) > 1):
-            continue  # a snapped lattice must be about square (see below)
+        if clarity < MIN_LATTICE_CLARITY:
+            continue
+        if snapped and abs(cells_x - cells_y) > 1:
+            continue  # found inside a blob, not given by its outline: a kingdom is square
         # to_lattice maps small-image pixels to lattice pixels: cell (c, r) spans
         # [margin + c*P, margin + (c+1)*P] in x, same in y, P = LATTICE_PX.
         target = (
@@ -204,13 +206,14 @@ def fit_lattice(
         for window in (0.3, 0.2, 0.12):
             to_lattice = _refine_on_edges(small, to_lattice, cells_x, cells_y, window)
         if snapped:
-            # A lattice found inside a blob, not given by its outline, must be about square and
-            # show tile edges clearly both ways: a comb also fits a score pad's ruled lines or
-            # a cloth's printed checks beside a kingdom.
-            support = _edge_support(small, to_lattice, cells_x, cells_y, each_way=True)
-            if support < SNAPPED_MIN_SUPPORT:
+            # It must show tile edges clearly both ways: a comb also fits a score pad's ruled
+            # lines, or a cloth's printed checks beside a kingdom.
+            whole = (
+                _edge_support(small, to_lattice, cells_x, cells_y, each_way=True)
+                >= SNAPPED_MIN_SUPPORT
+            )
+            if not whole:
                 continue
-            whole = True
         else:
             whole = _edge_support(small, to_lattice, cells_x, cells_y) >= MIN_EDGE_SUPPORT
         # A kingdom with something stuck to one side (a sleeve, a box): the lattice spans both
