@@ -135,14 +135,35 @@ def shadow(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(crop * factor, 0, 255).astype(np.uint8)
 
 
+def glare(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A lamp's reflection on the glossy tile: a soft, washed-out ellipse, white at its core.
+
+    Most of the held-out cell-crops v5 misread are such reflections (wheat washed white read as
+    the castle, mines whose crowns fade into a white patch); the crowns stay part visible.
+    """
+    yy, xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32)
+    centre = rng.uniform(-0.2, 1.2, 2) * CROP
+    axes = rng.uniform(0.25, 0.9, 2) * CROP
+    angle = rng.uniform(0, np.pi)
+    dx, dy = xx - centre[0], yy - centre[1]
+    u = (np.cos(angle) * dx + np.sin(angle) * dy) / axes[0]
+    v = (-np.sin(angle) * dx + np.cos(angle) * dy) / axes[1]
+    alpha = rng.uniform(0.5, 0.95) * np.exp(-((u**2 + v**2) ** 2))  # flat top, soft rim
+    white = rng.uniform(225, 255)
+    out = crop.astype(np.float32) * (1 - alpha[..., None]) + white * alpha[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def phone_effects(
-    crop: np.ndarray, rng: np.random.Generator, light_shifts: float = 0.0
+    crop: np.ndarray, rng: np.random.Generator, light_shifts: float = 0.0, glare_share: float = 0.0
 ) -> np.ndarray:
     """All of the above at random; ``light_shifts`` is the share of crops given a warm or cold
-    light first (0 trains as the v3 model did)."""
+    light first (0 trains as the v3 model did), ``glare_share`` the share given a reflection."""
     crop = random_symmetry(crop, rng)
     if light_shifts and rng.random() < light_shifts:
         crop = warm_or_cold_light(crop, rng)
+    if glare_share and rng.random() < glare_share:
+        crop = glare(crop, rng)
     if rng.random() < 0.8:
         crop = colour_cast(crop, rng)
     if rng.random() < 0.3:

@@ -62,12 +62,14 @@ class Recipe:
     ``figure_crops``: per epoch, this many start tiles under a 3D castle figure and this many
     cells with its top leaning over them (``lab.figure``). ``cloth_share``: share of the
     synthetic ``empty`` cells that are printed tablecloths (checks, stripes, dots, flowers) in any
-    colour, lake-blue and grass-green included (``lab.data.printed_cloth``).
+    colour, lake-blue and grass-green included (``lab.data.printed_cloth``). ``glare_share``:
+    share of crops given a lamp's reflection (``lab.augment.glare``).
     """
 
     light_shifts: float = 0.5
     figure_crops: int = 300
     cloth_share: float = 0.4
+    glare_share: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -156,23 +158,25 @@ def sample_epoch(
                         continue
                     box = (c * CROP, r * CROP, CROP, CROP)
                     cell = jittered_cell(scaled, box, rng)
-                    images.append(phone_effects(cell, rng, recipe.light_shifts))
+                    images.append(phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share))
                     terrains.append(board.terrain[r, c])
                     crowns.append(board.crowns[r, c])
     for crop, scaled in zip(data.crops, data.scaled_crops, strict=True):
         cell = jittered_cell(scaled, (0, 0, CROP, CROP), rng)
-        images.append(phone_effects(cell, rng, recipe.light_shifts))
+        images.append(phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share))
         terrains.append(crop.terrain)
         crowns.append(crop.crowns)
     for _ in range(n_empty):
         table = _table_with_neighbour_edge(rng, data.scaled_crops, recipe.cloth_share)
         cell = jittered_cell(table, (0, 0, CROP, CROP), rng)
-        images.append(phone_effects(cell, rng, recipe.light_shifts))
+        images.append(phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share))
         terrains.append(EMPTY)
         crowns.append(0)
     if recipe.figure_crops:
         figures, figure_terrains, figure_crowns = _figure_crops(data, rng, recipe.figure_crops)
-        images += [phone_effects(cell, rng, recipe.light_shifts) for cell in figures]
+        images += [
+            phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share) for cell in figures
+        ]
         terrains += figure_terrains
         crowns += figure_crowns
     crowns = np.array(crowns)
@@ -397,6 +401,17 @@ class OutOfFold:
             board_crowns=np.stack([by_name[n].crowns for n in self.board_names]),
         )
 
+    def with_crop_labels_of(self, crops: list[LabelledCrop]) -> OutOfFold:
+        """The same predictions judged against these labels of the same cell-crops, in the
+        order they were saved (``load_cell_crops`` with or without ``CROP_LABEL_FIXES``)."""
+        if len(crops) != len(self.crop_terrain):
+            raise ValueError(f"{len(crops)} crops for {len(self.crop_terrain)} predictions")
+        return dataclasses.replace(
+            self,
+            crop_terrain=np.array([c.terrain for c in crops]),
+            crop_crowns=np.array([c.crowns for c in crops]),
+        )
+
     def with_crown_weights(self, weights) -> OutOfFold:
         """The same predictions with the crown counts reweighted as the shipped model does."""
         fields = (
@@ -555,6 +570,12 @@ def main(argv: list[str] | None = None) -> None:
         default=shipped.cloth_share,
         help="share of synthetic empty cells that are printed tablecloths",
     )
+    parser.add_argument(
+        "--glare-share",
+        type=float,
+        default=shipped.glare_share,
+        help="share of training crops given a lamp's reflection",
+    )
     parser.add_argument("--oof", type=Path, default=DEFAULT_OOF, help="held-out predictions")
     parser.add_argument("--out", type=Path, default=MODELS_DIR)
     parser.add_argument(
@@ -568,7 +589,7 @@ def main(argv: list[str] | None = None) -> None:
         recalibrate(args.oof, args.out / META_FILE)
         return
     started = time.perf_counter()
-    recipe = Recipe(args.light_shifts, args.figure_crops, args.cloth_share)
+    recipe = Recipe(args.light_shifts, args.figure_crops, args.cloth_share, args.glare_share)
     boards, crops = load_aau_boards(), load_cell_crops()
     print(f"{len(boards)} boards ({len({b.kingdom for b in boards})} kingdoms), {len(crops)} crops")
     threshold, crown_weights = 0.5, (1.0,) * CROWN_CLASSES
@@ -619,6 +640,7 @@ def main(argv: list[str] | None = None) -> None:
 def recalibrate(oof_path: Path, meta_path: Path) -> None:
     """Calibration from saved held-out predictions, for the model those folds stood for."""
     oof = OutOfFold.load(oof_path).with_labels_of(load_aau_boards())
+    oof = oof.with_crop_labels_of(load_cell_crops())
     crown_weights = choose_crown_weights(oof)
     threshold = choose_uncertain_threshold(oof.with_crown_weights(crown_weights).with_second_look())
     meta = json.loads(meta_path.read_text())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lab.augment import REFERENCE_KELVIN, light_gains, phone_effects, shift_light
+from lab.augment import REFERENCE_KELVIN, glare, light_gains, phone_effects, shift_light
 
 
 def test_daylight_changes_nothing_and_warm_light_is_red_cold_light_blue():
@@ -45,3 +45,16 @@ def test_printed_cloths_are_patterned_and_often_the_colour_of_a_terrain():
     assert np.median([c.std(axis=(0, 1)).max() for c in cloths]) > 8  # a pattern, not a colour
     hues = [np.median(cv2.cvtColor(c, cv2.COLOR_BGR2HSV)[..., 0]) for c in cloths]
     assert sum(95 <= h <= 125 for h in hues) >= 5  # lake-blue grounds among them
+
+
+def test_glare_washes_part_of_a_crop_out_towards_white():
+    rng = np.random.default_rng(3)
+    crop = np.full((64, 64, 3), 60, np.uint8)
+    glared = [glare(crop, rng) for _ in range(20)]
+    assert all(g.shape == crop.shape and g.dtype == np.uint8 for g in glared)
+    brightest = np.array([g.max() for g in glared])
+    assert np.all(brightest > 150)  # a reflection's core is near white
+    # ... but it lies over part of the tile, not all of it, in most crops
+    covered = np.array([np.mean(g > 120) for g in glared])
+    assert np.median(covered) < 0.8
+    assert np.array_equal(crop, np.full((64, 64, 3), 60, np.uint8))  # the input is untouched
