@@ -486,7 +486,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--quick", action="store_true", help="shipped model, 4 boards, no training")
     parser.add_argument("--oof", type=Path, help="held-out predictions saved by lab.train")
     parser.add_argument("--folds", type=int, default=4)
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument(
         "--scenes",
         type=int,

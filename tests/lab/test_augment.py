@@ -58,3 +58,15 @@ def test_glare_washes_part_of_a_crop_out_towards_white():
     covered = np.array([np.mean(g > 120) for g in glared])
     assert np.median(covered) < 0.8
     assert np.array_equal(crop, np.full((64, 64, 3), 60, np.uint8))  # the input is untouched
+
+
+def test_glare_share_is_how_often_phone_effects_add_a_reflection():
+    crop = np.full((64, 64, 3), 40, np.uint8)
+
+    def bright_share(glare_share: float) -> float:
+        rng = np.random.default_rng(5)
+        out = [phone_effects(crop, rng, glare_share=glare_share) for _ in range(200)]
+        return float(np.mean([o.max() > 120 for o in out]))
+
+    assert bright_share(0.0) < 0.05
+    assert bright_share(1.0) > 0.9

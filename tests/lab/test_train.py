@@ -29,8 +29,8 @@ def _tiny_training_set():
 
 def test_figure_crops_add_castles_under_figures_and_cells_behind_them():
     data = _tiny_training_set()
-    plain = sample_epoch(data, np.random.default_rng(1), 10, recipe=Recipe(0, 0, 0))
-    figures = sample_epoch(data, np.random.default_rng(1), 10, recipe=Recipe(0, 30, 0))
+    plain = sample_epoch(data, np.random.default_rng(1), 10, recipe=Recipe(0, 0, 0, 0))
+    figures = sample_epoch(data, np.random.default_rng(1), 10, recipe=Recipe(0, 30, 0, 0))
     assert len(figures[0]) == len(plain[0]) + 60
     extra_castles = np.sum(figures[1] == CASTLE) - np.sum(plain[1] == CASTLE)
     assert extra_castles == 30  # the other 30 keep the terrain of the cell behind the figure
@@ -46,10 +46,33 @@ def test_cloth_share_is_the_share_of_empty_cells_drawn_as_printed_cloths(monkeyp
 
     def black_empties(share: float) -> int:
         images, terrains, _ = sample_epoch(
-            data, np.random.default_rng(2), 200, recipe=Recipe(0, 0, share)
+            data, np.random.default_rng(2), 200, recipe=Recipe(0, 0, share, 0)
         )
         return int(sum(np.median(image) < 30 for image in images[terrains == EMPTY]))
 
     assert black_empties(0.0) < 40  # a few synthetic tables are black where a frame left the photo
     assert 70 < black_empties(0.5) < 150
     assert black_empties(1.0) > 190
+
+
+def test_glare_share_washes_out_that_share_of_training_crops(monkeypatch):
+    # A pure white "reflection" marks which crops were given glare.
+    monkeypatch.setattr("lab.train.phone_effects", _marking_phone_effects)
+    data = _tiny_training_set()
+
+    def white_crops(share: float) -> float:
+        images, _, _ = sample_epoch(
+            data, np.random.default_rng(3), 200, recipe=Recipe(0, 0, 0, share)
+        )
+        return float(np.mean([image.min() == 255 for image in images]))
+
+    assert white_crops(0.0) == 0.0
+    assert 0.15 < white_crops(0.3) < 0.45
+    assert white_crops(1.0) == 1.0
+
+
+def _marking_phone_effects(crop, rng, light_shifts=0.0, glare_share=0.0):
+    """``phone_effects`` reduced to its glare decision: a glared crop comes back all white."""
+    if glare_share and rng.random() < glare_share:
+        return np.full_like(crop, 255)
+    return crop
