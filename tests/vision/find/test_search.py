@@ -172,6 +172,34 @@ def test_a_kingdom_split_by_lake_tiles_is_found_from_its_tile_edges():
     assert min(corner_error(k.corners, truth.corners, truth.size) for k in found) < 0.1
 
 
+def test_a_seven_by_seven_frame_the_tiles_fill_six_by_five_says_so():
+    """Development scene 8868: a 5×5 kingdom with a beige swamp row on a beige table, whose
+    lattice lies half a cell off, so its tiles span six cells one way and it is framed 7×7.
+    Until that fit is right, the reading must not pass for a sure one."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(8868)  # a development scene, not an evaluated one
+    sevens = [k for k in find_kingdoms(scene.image).kingdoms if k.size == 7]
+    assert sevens
+    assert all(any("may be a 5×5 kingdom" in w for w in k.warnings) for k in sevens)
+
+
+def test_a_true_seven_by_seven_kingdom_gets_no_such_warning(aau_board):
+    # 49 cells of two aau boards (100 px each) as one 7×7 kingdom, laid on a carpet.
+    cells = [
+        board[r * 100 : (r + 1) * 100, c * 100 : (c + 1) * 100]
+        for board in (aau_board(5), aau_board(8))
+        for r in range(5)
+        for c in range(5)
+    ]
+    seven = np.vstack([np.hstack(cells[7 * r : 7 * r + 7]) for r in range(7)])
+    photo = table(height=1000, width=1400)
+    lay(photo, cv2.resize(seven, (560, 560)), 420, 220)
+    (kingdom,) = find_kingdoms(photo).kingdoms
+    assert kingdom.size == 7
+    assert not any("may be a 5×5 kingdom" in w for w in kingdom.warnings)
+
+
 def _matches(scene, found) -> list[tuple[bool, float]]:
     """For each kingdom found: (whether its nearest true kingdom is complete, centre error in
     cells)."""
