@@ -76,3 +76,21 @@ def _marking_phone_effects(crop, rng, light_shifts=0.0, glare_share=0.0):
     if glare_share and rng.random() < glare_share:
         return np.full_like(crop, 255)
     return crop
+
+
+def test_held_out_predictions_are_judged_against_the_labels_given():
+    import pytest
+
+    from lab.train import OutOfFold
+
+    boards = [_tiny_training_set().boards[0]]
+    crops = [LabelledCrop(f"c{k}", np.zeros((8, 8, 3), np.uint8), k % 6, 0, "g") for k in range(3)]
+    probs = (np.zeros((1, 5, 5, 8)), np.zeros((1, 5, 5, 4)), np.zeros((3, 8)), np.zeros((3, 4)))
+    oof = OutOfFold.from_predictions(boards, np.zeros(1, int), crops, probs)
+    fixed = [LabelledCrop(c.name, c.image, 4, 2, c.group) for c in crops]
+
+    judged = oof.with_crop_labels_of(fixed)
+    assert judged.crop_terrain.tolist() == [4, 4, 4] and judged.crop_crowns.tolist() == [2, 2, 2]
+    assert oof.crop_terrain.tolist() == [0, 1, 2]  # the predictions' own record is untouched
+    with pytest.raises(ValueError, match="2 crops for 3 predictions"):
+        oof.with_crop_labels_of(fixed[:2])
