@@ -2,6 +2,7 @@
 
 from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
+    COMPONENT_FIRST_LOAD_MS,
     enter_board_text,
     expect,
     open_app,
@@ -17,7 +18,7 @@ def test_tap_cells_with_the_brush(page):
     page.locator(".st-key-brush_terrain_0").get_by_text("Mine", exact=True).click()
     page.locator(".st-key-brush_crowns_0").get_by_text("2", exact=True).click()
     picture = page.frame_locator(".st-key-tap_5_0 iframe").locator("img")
-    expect(picture).to_be_visible()
+    expect(picture).to_be_visible(timeout=COMPONENT_FIRST_LOAD_MS)
     box = picture.bounding_box()
     cell = box["width"] / 5
     # Two mine cells side by side in the top row: one region of 2 cells × 4 crowns = 8, plus
@@ -57,7 +58,8 @@ def test_on_a_phone_the_upload_button_and_its_camera_hint_come_first(browser, ap
         expect(upload.get_by_role("button", name="Upload", exact=True)).to_be_visible()
         hint = page.get_by_text("On a phone, this button can open the phone's own camera")
         expect(hint.first).to_be_visible()  # one per player tab; the first tab is shown
-        expect(page.frame_locator(".st-key-tap_5_0 iframe").locator("img")).to_be_visible()
+        picture = page.frame_locator(".st-key-tap_5_0 iframe").locator("img")
+        expect(picture).to_be_visible(timeout=COMPONENT_FIRST_LOAD_MS)
         screenshot(page, "phone", top=page.get_by_role("heading", name="Kingdoms"))
     finally:
         phone.close()

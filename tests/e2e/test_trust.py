@@ -10,6 +10,7 @@ import pytest
 
 from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
 from tests.e2e.conftest import (
+    COMPONENT_FIRST_LOAD_MS,
     DEVICES,
     AppServer,
     enter_board_text,
@@ -193,7 +194,7 @@ def test_a_text_error_shows_beside_the_board(device_page):
 def test_tapping_the_castle_then_a_cell_moves_it(device_page):
     page = device_page
     picture = page.frame_locator(".st-key-tap_5_0 iframe").locator("img")
-    expect(picture).to_be_visible()
+    expect(picture).to_be_visible(timeout=COMPONENT_FIRST_LOAD_MS)
     cell = picture.bounding_box()["width"] / 5
     picture.click(position={"x": cell * 2.5, "y": cell * 2.5})  # the castle
     expect(alert(page, "Info", "tap the cell where the castle belongs")).to_be_visible()
