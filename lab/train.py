@@ -148,6 +148,10 @@ def sample_epoch(
     confidence and an ``uncertain`` flag) instead of guessing confidently.
     """
     images, terrains, crowns = [], [], []
+
+    def effects(cell: np.ndarray) -> np.ndarray:
+        return phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share)
+
     for repeat in range(board_repeats + RARE_EXTRA_REPEATS):
         for board, scaled in zip(data.boards, data.scaled_boards, strict=True):
             size = board.terrain.shape[0]
@@ -158,25 +162,23 @@ def sample_epoch(
                         continue
                     box = (c * CROP, r * CROP, CROP, CROP)
                     cell = jittered_cell(scaled, box, rng)
-                    images.append(phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share))
+                    images.append(effects(cell))
                     terrains.append(board.terrain[r, c])
                     crowns.append(board.crowns[r, c])
     for crop, scaled in zip(data.crops, data.scaled_crops, strict=True):
         cell = jittered_cell(scaled, (0, 0, CROP, CROP), rng)
-        images.append(phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share))
+        images.append(effects(cell))
         terrains.append(crop.terrain)
         crowns.append(crop.crowns)
     for _ in range(n_empty):
         table = _table_with_neighbour_edge(rng, data.scaled_crops, recipe.cloth_share)
         cell = jittered_cell(table, (0, 0, CROP, CROP), rng)
-        images.append(phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share))
+        images.append(effects(cell))
         terrains.append(EMPTY)
         crowns.append(0)
     if recipe.figure_crops:
         figures, figure_terrains, figure_crowns = _figure_crops(data, rng, recipe.figure_crops)
-        images += [
-            phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share) for cell in figures
-        ]
+        images += [effects(cell) for cell in figures]
         terrains += figure_terrains
         crowns += figure_crowns
     crowns = np.array(crowns)
