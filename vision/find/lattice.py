@@ -190,11 +190,14 @@ def fit_lattice(
     margin = LATTICE_PX // 2
     # The clearest lattice first; if its tile edges do not hold up once fitted, the next; last,
     # the same outlines snapped to the lattice their tile edges show.
+    oblong = None
     for (cells_x, cells_y, clarity), quad, snapped in _with_snapped(small, mask, counted):
         if clarity < MIN_LATTICE_CLARITY:
             continue
         if snapped and abs(cells_x - cells_y) > 1:
             continue  # found inside a blob, not given by its outline: a kingdom is square
+        if oblong is not None and not snapped:
+            continue  # after an oblong lattice, only a square one snapped to the tiles
         # to_lattice maps small-image pixels to lattice pixels: cell (c, r) spans
         # [margin + c*P, margin + (c+1)*P] in x, same in y, P = LATTICE_PX.
         target = (
@@ -224,11 +227,19 @@ def fit_lattice(
             to_lattice, cells_x = window
             cells_y, trimmed = cells_x, True
             break
+        if whole and abs(cells_x - cells_y) > 1 and oblong is None:
+            # An outline that lost a row of tiles to the table (beige swamps on a beige
+            # table) gives an oblong lattice that can lie half a cell off the tiles; the
+            # tile edges inside, snapped to, may show the square kingdom. Else this one.
+            oblong = (to_lattice, cells_x, cells_y)
+            continue
         if whole:
             trimmed = False
             break
     else:
-        raise NoBoardFound(NOT_A_GRID)
+        if oblong is None:
+            raise NoBoardFound(NOT_A_GRID)
+        (to_lattice, cells_x, cells_y), trimmed = oblong, False
 
     # Past a trimmed side lies the thing that was cut off, not more tiles.
     tiles = _tile_cells(mask, to_lattice, cells_x, cells_y, grow=not trimmed)
