@@ -196,7 +196,7 @@ def fit_lattice(
             continue
         if snapped and abs(cells_x - cells_y) > 1:
             continue  # found inside a blob, not given by its outline: a kingdom is square
-        if oblong is not None and not snapped:
+        if oblong is not None and (not snapped or cells_x != cells_y):
             continue  # after an oblong lattice, only a square one snapped to the tiles
         # to_lattice maps small-image pixels to lattice pixels: cell (c, r) spans
         # [margin + c*P, margin + (c+1)*P] in x, same in y, P = LATTICE_PX.
@@ -227,7 +227,7 @@ def fit_lattice(
             to_lattice, cells_x = window
             cells_y, trimmed = cells_x, True
             break
-        if whole and abs(cells_x - cells_y) > 1 and oblong is None:
+        if whole and cells_x != cells_y and oblong is None:
             # An outline that lost a row of tiles to the table (beige swamps on a beige
             # table) gives an oblong lattice that can lie half a cell off the tiles; the
             # tile edges inside, snapped to, may show the square kingdom. Else this one.
