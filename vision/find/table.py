@@ -180,7 +180,7 @@ def _table_distance(
         around = [k for k in tight if sides[k] >= 3] or [
             k  # only when no tight colour surrounds the photo: a wide one takes in tile colours
             for k in range(TABLE_CLUSTERS)
-            if sides[k] == 4 and shares[k] >= WIDE_TABLE_SHARE and spread[k] <= WIDE_TABLE_CHROMA_SD
+            if sides[k] >= 3 and shares[k] >= WIDE_TABLE_SHARE and spread[k] <= WIDE_TABLE_CHROMA_SD
         ]
         common = [k for k in around if shares[k] >= MIN_CLUSTER_SHARE / 2] or common
     if not common:

@@ -66,3 +66,22 @@ def test_a_dark_cloth_whose_colour_spreads_is_table():
     model = table_model(small)
     assert model.joined[kingdoms == 0].mean() < 0.15 * 255  # was 0.90: the cloth stood out
     assert model.joined[kingdoms == 1].mean() > 0.7 * 255
+
+
+def test_a_mottled_cloth_on_three_sides_is_table_not_the_score_pad_in_a_corner():
+    """Development scene 7950: kingdoms cut by the left and right edges leave the mottled
+    teal cloth on three sides only (its spread 8-10, just over one table colour's), while a
+    score pad fills one corner with one tight colour. The cloth is the table, not the pad."""
+    import cv2
+
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(7950)  # a development scene, not an evaluated one
+    scale = 800 / max(scene.image.shape[:2])
+    small = cv2.resize(scene.image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    kingdoms = np.zeros((small.shape[0] // 2, small.shape[1] // 2), np.uint8)
+    for kingdom in scene.kingdoms:
+        cv2.fillConvexPoly(kingdoms, np.round(kingdom.corners * scale / 2).astype(np.int32), 1)
+    model = table_model(small)
+    assert model.joined[kingdoms == 0].mean() < 0.3 * 255  # was 0.85: all but the pad stood out
+    assert model.joined[kingdoms == 1].mean() > 0.7 * 255
