@@ -33,9 +33,10 @@ def candidate_blobs(model: TableModel, shape: tuple[int, int]) -> list[np.ndarra
     return _blobs(model.joined, shape)
 
 
-def split_blob(model: TableModel, blob: np.ndarray) -> list[np.ndarray]:
+def split_blob(model: TableModel, blob: np.ndarray, bridge_px: int = BRIDGE_PX) -> list[np.ndarray]:
     """The parts of ``blob`` (at ``blob``'s shape) that the table separates: kingdoms that the
-    joined mask merged. Empty when it is one piece."""
+    joined mask merged, or that touch through joins narrower than ``bridge_px``. Empty when it
+    is one piece."""
     h, w = model.not_table.shape
     inside = cv2.resize(blob, (w, h), interpolation=cv2.INTER_NEAREST)
     # Close only gaps narrower than the gaps between dominoes (about a tenth of a cell).
@@ -45,9 +46,22 @@ def split_blob(model: TableModel, blob: np.ndarray) -> list[np.ndarray]:
     if len(parts) < 2:
         # Still one piece: kingdoms may touch through a speck of the table's pattern (a dot of a
         # cloth between them) or a thin thing. Thin joins give way to an opening.
-        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PX, BRIDGE_PX))
+        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bridge_px, bridge_px))
         pieces = cv2.morphologyEx(pieces, cv2.MORPH_OPEN, bridge)
         parts = _blobs(pieces, blob.shape[:2], min_share=MIN_KINGDOM_SHARE / 2)
+    return parts if len(parts) >= 2 else []
+
+
+def open_necks(model: TableModel, blob: np.ndarray, neck_px: int) -> list[np.ndarray]:
+    """The parts of ``blob`` joined by necks narrower than ``neck_px`` (pixels of the table
+    model's masks), or empty. Unlike ``split_blob`` this opens the blob itself: a kingdom whose
+    lake tiles fade into a blue cloth is in pieces in the table model, each too small to count,
+    while the blob holds it whole."""
+    h, w = model.not_table.shape
+    inside = cv2.resize(blob, (w, h), interpolation=cv2.INTER_NEAREST)
+    neck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (neck_px, neck_px))
+    opened = cv2.morphologyEx(inside, cv2.MORPH_OPEN, neck)
+    parts = _blobs(opened, blob.shape[:2], min_share=MIN_KINGDOM_SHARE / 2)
     return parts if len(parts) >= 2 else []
 
 

@@ -23,6 +23,7 @@ from vision.find.decision import (
 )
 from vision.find.lattice import (
     NOT_A_GRID,
+    SNAPPED_MIN_SUPPORT,
     fit_lattice,
     frame_edge_support,
     gradient_images,
@@ -39,7 +40,14 @@ from vision.find.location import (
     location_from_corners,
     order_corners,
 )
-from vision.find.regions import candidate_blobs, initial_quads, largest_part, split_blob
+from vision.find.regions import (
+    BRIDGE_PX,
+    candidate_blobs,
+    initial_quads,
+    largest_part,
+    open_necks,
+    split_blob,
+)
 from vision.find.table import table_model
 
 # Working resolution for the search: enough for 0.05-cell accuracy on a kingdom that fills a
@@ -55,6 +63,9 @@ MAX_FRAME_OVER_BLOB = 1.6
 # 3×4 of its 5×5 cells is ~2.1; beyond, the lattice is of big cells over a box's print.
 MAX_FRAME_OVER_TILES = 2.5
 MAX_PER_BLOB = 4  # kingdoms peeled off one blob
+# Joins (pixels of the table model's masks) a part that holds no kingdom is opened at: a
+# cloth's dot between a kingdom and a score pad (development scene 8007, 8-14 px).
+SECOND_BRIDGE_PX = 2 * BRIDGE_PX + 1
 # Kingdoms smaller than this (long side, working pixels) are fitted in a crop of the photo
 # enlarged to it, when the photo has the pixels (at least MIN_ZOOM times more).
 FIT_LONG_SIDE = 360
@@ -225,23 +236,49 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
     ):
         return [fitted[:5]]
     # Less than the blob fits one kingdom: neighbours joined into one blob. Take them apart
-    # along the table between them, and peel each kingdom found off what is left.
-    found = []
-    # A part of a blob at the photo's edge may be the inner piece of a kingdom cut by it.
+    # along the table between them, and peel each kingdom found off what is left. A part of a
+    # blob at the photo's edge may be the inner piece of a kingdom cut by it.
     touches = touches_border(blob)
-    for part in split_blob(model, blob):
+    found = _kingdoms_in_parts(small, model, split_blob(model, blob), size, touches)
+    if not found:
+        # Nothing the table separates: a kingdom in pieces itself (lake tiles on a blue cloth)
+        # joined to a sleeve by a neck of the blob. The table does not run between the parts,
+        # so a part away from the photo's edge is no inner piece of a kingdom cut by it; but the
+        # opening may shave a row off it, so only tiles filling their frame count.
+        for part in open_necks(model, blob, SECOND_BRIDGE_PX):
+            kingdoms = _kingdoms_in_parts(
+                small, model, [part], size, touches_border(part), again=False
+            )
+            found += [k for k in kingdoms if k[2] == (0, k[1], 0, k[1])]
+    return found or _peel(small, blob, size, fitted)
+
+
+def _kingdoms_in_parts(small: _Photo, model, parts, size, touches, again=True):
+    """The kingdoms in the parts of a blob, as ``_kingdoms_in_blob`` gives them."""
+    found = []
+    for part in parts:
         try:
             kingdoms = _peel(small, part, size)
         except NoBoardFound:
-            continue  # clutter, or a fragment of a kingdom: the other parts may be kingdoms
+            # Clutter, or a fragment of a kingdom: the other parts may be kingdoms. Or a
+            # kingdom still joined to a score pad by a cloth's dot wider than the split's
+            # bridges: such a part is split once more, at about twice their width.
+            if again:
+                pieces = split_blob(model, part, SECOND_BRIDGE_PX)
+                found += _kingdoms_in_parts(small, model, pieces, size, touches, again=False)
+            continue
         # A part whose tiles fall short of its frame by two rows or more is a fragment of a
         # kingdom (lake tiles on a blue cloth split it): where its frame lies would be a guess.
+        # In a part split off a second time (a hand's palm off its fingers' cards), a kingdom
+        # must also show tile edges clearly both ways, as one snapped inside a blob must: the
+        # stripes of fingers show them one way.
         found += [
             (frame, n, span, warnings, cut or touches)
             for frame, n, span, warnings, cut in kingdoms
             if min(span[1] - span[0], span[3] - span[2]) >= n - 1
+            and (again or frame_edge_support(small.small, frame, n) >= SNAPPED_MIN_SUPPORT)
         ]
-    return found or _peel(small, blob, size, fitted)
+    return found
 
 
 def _peel(small: _Photo, blob, size, fitted=None):
