@@ -22,10 +22,11 @@ TABLE_CLUSTERS = 6
 # mats; clusters mixing clutter and tiles 11-30.
 MAX_TABLE_CHROMA_SD = 8.0
 # When no tight colour shows on three sides, a colour covering this share of the border band on
-# all four sides is the table even when its chromaticity spreads up to WIDE_TABLE_CHROMA_SD: on a
-# dark, saturated cloth (deep blue) the sensor's noise moves the chromaticity of every pixel far
-# more than on light wood (measured 9-12 on the synthetic blue cloth, whose clusters were then all
-# refused and its white dots taken for the table).
+# three or four sides is the table even when its chromaticity spreads up to WIDE_TABLE_CHROMA_SD:
+# on a dark, saturated cloth (deep blue) the sensor's noise moves the chromaticity of every pixel
+# far more than on light wood (measured 9-12 on the synthetic blue cloth, whose clusters were then
+# all refused and its white dots taken for the table; a mottled teal cloth 8-10, whose fourth side
+# kingdoms cut by the frame covered).
 WIDE_TABLE_SHARE = 0.15
 WIDE_TABLE_CHROMA_SD = 16.0
 MIN_SIDE_SHARE = 0.05  # a table colour covers at least this much of a side's band
