@@ -134,6 +134,9 @@ def main(argv: list[str] | None = None) -> None:
     print_report(results, negatives, args)
 
 
+FRAME_OFF_CELLS = 0.5  # a found kingdom's corners this far off (mean, in cells) misread it
+
+
 def print_report(results: list[SceneResult], negatives: list[tuple[str, int]], args) -> None:
     complete = sum(r.complete for r in results)
     found = sum(r.found for r in results)
@@ -150,6 +153,10 @@ def print_report(results: list[SceneResult], negatives: list[tuple[str, int]], a
     print(f"{'scenes':<34}{len(results)}")
     print(f"{'complete kingdoms found':<34}{share(found, complete)}   (target ≥ 99.5 %)")
     print(f"{'  of which grid size wrong':<34}{sum(r.size_wrong for r in results)}")
+    # Counted as found above (the right kingdom, the right size), yet a frame this far off
+    # puts a row of table in the board and leaves a row of tiles out: a wrong reading.
+    off = sum(e > FRAME_OFF_CELLS for e in errors)
+    print(f"{'  of which framed ≥ ½ cell off':<34}{off}   (target 0)")
     print(f"{'partial kingdoms refused':<34}{share(refused, partial)}   (target ≥ 99 %)")
     print(f"{'kingdoms found where none is':<34}{false}")
     print(f"{'borderline (tiles at the edge)':<34}{sum(r.borderline for r in results)} not counted")

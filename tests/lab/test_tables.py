@@ -56,6 +56,20 @@ def test_evaluation_prints_the_table(capsys):
     assert "photos without a kingdom (n=2)" in out
 
 
+def test_the_report_counts_frames_half_a_cell_off_among_those_found(capsys):
+    from types import SimpleNamespace
+
+    results = [
+        evaluate_tables.SceneResult(1, "cork", complete=2, found=2, corner_errors=[0.04, 0.98]),
+        evaluate_tables.SceneResult(2, "cork", complete=1, found=1, corner_errors=[0.49]),
+    ]
+    args = SimpleNamespace(seed=1, long_side=900)
+    evaluate_tables.print_report(results, [("blank", 0)], args)
+    out = capsys.readouterr().out
+    assert "complete kingdoms found           3/3 = 100.0 %" in out
+    assert "  of which framed ≥ ½ cell off    1   (target 0)" in out
+
+
 def test_corner_error_is_in_cells_under_the_best_quarter_turn():
     truth = np.array([[0, 0], [500, 0], [500, 500], [0, 500]], float)
     turned = np.roll(truth, 1, axis=0) + [10, 0]
