@@ -28,6 +28,7 @@ from vision.find.search import find_kingdoms
 # Kingdoms whose tiles come within this many cells of the photo's edge (inside or out) count
 # neither as complete nor as cut off: reading or refusing them are both fair.
 BORDERLINE = 0.25
+FRAME_OFF_CELLS = 0.5  # a found kingdom's corners this far off (mean, in cells) misread it
 TARGETS = {"found": 0.995, "refused": 0.99, "corner_error": 0.05, "false_negatives": 0}
 
 
@@ -132,9 +133,6 @@ def main(argv: list[str] | None = None) -> None:
         results = [evaluate_scene(s, args.long_side) for s in seeds]
         negatives = [evaluate_negative(s, args.long_side) for s in negative_seeds]
     print_report(results, negatives, args)
-
-
-FRAME_OFF_CELLS = 0.5  # a found kingdom's corners this far off (mean, in cells) misread it
 
 
 def print_report(results: list[SceneResult], negatives: list[tuple[str, int]], args) -> None:

@@ -37,19 +37,14 @@ def split_blob(model: TableModel, blob: np.ndarray, bridge_px: int = BRIDGE_PX) 
     """The parts of ``blob`` (at ``blob``'s shape) that the table separates: kingdoms that the
     joined mask merged, or that touch through joins narrower than ``bridge_px``. Empty when it
     is one piece."""
-    h, w = model.not_table.shape
-    inside = cv2.resize(blob, (w, h), interpolation=cv2.INTER_NEAREST)
+    inside = _at_model_size(model, blob)
     # Close only gaps narrower than the gaps between dominoes (about a tenth of a cell).
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     pieces = cv2.morphologyEx(model.not_table, cv2.MORPH_CLOSE, kernel) & inside
-    parts = _blobs(pieces, blob.shape[:2], min_share=MIN_KINGDOM_SHARE / 2)
-    if len(parts) < 2:
-        # Still one piece: kingdoms may touch through a speck of the table's pattern (a dot of a
-        # cloth between them) or a thin thing. Thin joins give way to an opening.
-        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bridge_px, bridge_px))
-        pieces = cv2.morphologyEx(pieces, cv2.MORPH_OPEN, bridge)
-        parts = _blobs(pieces, blob.shape[:2], min_share=MIN_KINGDOM_SHARE / 2)
-    return parts if len(parts) >= 2 else []
+    parts = _parts(pieces, blob.shape[:2])
+    # Still one piece: kingdoms may touch through a speck of the table's pattern (a dot of a
+    # cloth between them) or a thin thing. Thin joins give way to an opening.
+    return parts or _parts(_opened(pieces, bridge_px), blob.shape[:2])
 
 
 def open_necks(model: TableModel, blob: np.ndarray, neck_px: int) -> list[np.ndarray]:
@@ -57,11 +52,23 @@ def open_necks(model: TableModel, blob: np.ndarray, neck_px: int) -> list[np.nda
     model's masks), or empty. Unlike ``split_blob`` this opens the blob itself: a kingdom whose
     lake tiles fade into a blue cloth is in pieces in the table model, each too small to count,
     while the blob holds it whole."""
+    return _parts(_opened(_at_model_size(model, blob), neck_px), blob.shape[:2])
+
+
+def _at_model_size(model: TableModel, blob: np.ndarray) -> np.ndarray:
     h, w = model.not_table.shape
-    inside = cv2.resize(blob, (w, h), interpolation=cv2.INTER_NEAREST)
-    neck = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (neck_px, neck_px))
-    opened = cv2.morphologyEx(inside, cv2.MORPH_OPEN, neck)
-    parts = _blobs(opened, blob.shape[:2], min_share=MIN_KINGDOM_SHARE / 2)
+    return cv2.resize(blob, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def _opened(mask: np.ndarray, width_px: int) -> np.ndarray:
+    """``mask`` without its joins narrower than ``width_px``."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width_px, width_px))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
+
+
+def _parts(mask: np.ndarray, shape: tuple[int, int]) -> list[np.ndarray]:
+    """``mask``'s blobs big enough to be half a kingdom, at ``shape``, if there are two or more."""
+    parts = _blobs(mask, shape, min_share=MIN_KINGDOM_SHARE / 2)
     return parts if len(parts) >= 2 else []
 
 

@@ -63,8 +63,9 @@ MAX_FRAME_OVER_BLOB = 1.6
 # 3×4 of its 5×5 cells is ~2.1; beyond, the lattice is of big cells over a box's print.
 MAX_FRAME_OVER_TILES = 2.5
 MAX_PER_BLOB = 4  # kingdoms peeled off one blob
-# Joins (pixels of the table model's masks) a part that holds no kingdom is opened at: a
-# cloth's dot between a kingdom and a score pad (development scene 8007, 8-14 px).
+# Joins (pixels of the table model's masks) a part that holds no kingdom is opened at, and the
+# necks of a blob the table does not split: a cloth's dot between a kingdom and a score pad
+# (development scene 8007, 8-14 px), a kingdom's neck to a sleeve (7661).
 SECOND_BRIDGE_PX = 2 * BRIDGE_PX + 1
 # Kingdoms smaller than this (long side, working pixels) are fitted in a crop of the photo
 # enlarged to it, when the photo has the pixels (at least MIN_ZOOM times more).
@@ -249,7 +250,11 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
             kingdoms = _kingdoms_in_parts(
                 small, model, [part], size, touches_border(part), again=False
             )
-            found += [k for k in kingdoms if k[2] == (0, k[1], 0, k[1])]
+            found += [
+                (frame, n, span, warnings, cut)
+                for frame, n, span, warnings, cut in kingdoms
+                if span == (0, n, 0, n)
+            ]
     return found or _peel(small, blob, size, fitted)
 
 
