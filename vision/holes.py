@@ -10,10 +10,12 @@ it. But the photo shows the table right around the kingdom. So:
 3. A frame cell's *table likeness* is, for colour and texture each, its K-th best histogram
    intersection with the margin cells, relative to what margin cells reach with each other;
    the two multiplied. Colour alone took lake tiles on a blue cloth for table; their artwork
-   is finer than a cloth's pattern. Matching single margin cells
-   (not their average) keeps a textured table whole: a hole on a light band of dark wood
-   matches the light margin cells; taking the K-th best, not the best, means one margin cell
-   showing something else (a neighbour's tile, a box) cannot make a tile look like table.
+   is finer than a cloth's pattern. A cell washed out by a lamp's reflection (paler and
+   brighter than the table) is also compared by hue alone, which mixing with white keeps.
+   Matching single margin cells (not their average) keeps a textured table whole: a hole on a
+   light band of dark wood matches the light margin cells; taking the K-th best, not the best,
+   means one margin cell showing something else (a neighbour's tile, a box) cannot make a tile
+   look like table.
 4. The likeness moves the cell model's "empty" probability (a likelihood ratio) before joint
    decoding, which also insists that the remaining tiles still split into real dominoes.
 
@@ -37,6 +39,14 @@ K_BEST = 3  # a cell's table likeness is its K-th best match among the margin ce
 _BINS = (4, 8, 8)  # L, a, b
 _EMPTY = TERRAINS.index(Terrain.EMPTY)
 _TEXTURE_BINS = 8  # log(1 + |brightness gradient|), 0-6
+_HUE_BINS = 18
+# A reflection mixes the table's colour with white: the hue stays, the Lab histogram does not.
+# A cell is taken as washed out when it is brighter than the table and its saturation is below
+# this share of the table's; a tile paler but darker than the table (a beige swamp on a yellow
+# cloth) is not. Chosen on hard synthetic scenes 5000-5199 (holes missed 8 → 4, tiles taken for
+# holes 2 → 2; comparing every cell by hue took 10 tiles for holes).
+WASHED_OUT = 0.75
+MIN_CHROMA = 8.0  # mean channel spread (of 255) below which a cell has no hue worth comparing
 # Likelihood ratio for "empty" = exp(SLOPE * (likeness - MIDPOINT)), clipped to [1/CAP, CAP]:
 # a cell as table-like as the margin itself (likeness ≈ 1) gains, one that shares little of
 # the table's colours and texture (a tile) loses. Chosen on hard synthetic scenes (seeds
@@ -77,15 +87,61 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
 
 
 def _histogram(lab_cell: np.ndarray) -> np.ndarray:
-    inner = lab_cell[PX // 6 : PX - PX // 6, PX // 6 : PX - PX // 6].reshape(-1, 3)
+    inner = _inner(lab_cell).reshape(-1, 3)
     hist, _ = np.histogramdd(inner, bins=_BINS, range=((0, 256), (0, 256), (0, 256)))
     return hist.ravel() / max(len(inner), 1)
 
 
 def _texture_histogram(steepness_cell: np.ndarray) -> np.ndarray:
-    inner = steepness_cell[PX // 6 : PX - PX // 6, PX // 6 : PX - PX // 6].ravel()
+    inner = _inner(steepness_cell).ravel()
     hist, _ = np.histogram(inner, bins=_TEXTURE_BINS, range=(0, 6))
     return hist / max(len(inner), 1)
+
+
+def _inner(cell: np.ndarray) -> np.ndarray:
+    """The cell's middle (a sixth cut off each side, where a neighbour's edge may show)."""
+    return cell[PX // 6 : PX - PX // 6, PX // 6 : PX - PX // 6]
+
+
+def _hue_histogram(bgr_cell: np.ndarray) -> np.ndarray:
+    """Hue weighted by chroma; all zeros for a cell too grey to have a hue."""
+    inner = _inner(bgr_cell).reshape(-1, 3).astype(np.float32)
+    chroma = inner.max(axis=1) - inner.min(axis=1)
+    if chroma.mean() < MIN_CHROMA:
+        return np.zeros(_HUE_BINS)
+    b, g, r = inner[:, 0], inner[:, 1], inner[:, 2]
+    hue = np.arctan2(np.sqrt(3) * (g - b), 2 * r - g - b) % (2 * np.pi)
+    hist, _ = np.histogram(hue, bins=_HUE_BINS, range=(0, 2 * np.pi), weights=chroma)
+    return hist / max(float(hist.sum()), 1e-6)
+
+
+def _colourfulness(bgr_cell: np.ndarray) -> tuple[float, float, float]:
+    """Mean saturation, value (brightest channel) and chroma (channel spread) of the middle."""
+    inner = _inner(bgr_cell).reshape(-1, 3).astype(np.float32)
+    value = inner.max(axis=1)
+    chroma = value - inner.min(axis=1)
+    saturation = float(np.mean(chroma / np.maximum(value, 1.0)))
+    return saturation, float(value.mean()), float(chroma.mean())
+
+
+@dataclasses.dataclass(frozen=True)
+class _Reflections:
+    """Which cells look washed out by a reflection, and how much contrast each kept (1: none
+    lost); mixing with white a share g of the light keeps hue and 1 - g of the chroma and of
+    every brightness step."""
+
+    washed_out: np.ndarray  # (cells,) bool
+    contrast_kept: np.ndarray  # (cells,) in (0, 1]
+
+
+def _reflections(view: np.ndarray, boxes: list, margin_boxes: list) -> _Reflections:
+    table_saturation, table_value, table_chroma = np.median(
+        [_colourfulness(view[b]) for b in margin_boxes], axis=0
+    )
+    cells = np.array([_colourfulness(view[b]) for b in boxes])
+    washed_out = (cells[:, 0] < WASHED_OUT * table_saturation) & (cells[:, 1] >= table_value)
+    kept = np.clip(cells[:, 2] / max(table_chroma, 1e-6), 0.2, 1.0)
+    return _Reflections(washed_out, np.where(washed_out, kept, 1.0))
 
 
 def _likeness(cells: list, margin: list) -> np.ndarray:
@@ -114,12 +170,14 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     inside = cv2.warpPerspective(
         np.full(photo.shape[:2], 255, np.uint8), to_view, (side, side), flags=cv2.INTER_NEAREST
     )
-    lab = _lab(cv2.GaussianBlur(view, (0, 0), 1.0))
+    blurred = cv2.GaussianBlur(view, (0, 0), 1.0)
+    lab = _lab(blurred)
     brightness = _lab(view)[..., 0]
     gx = cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
-    steepness = np.log1p(np.sqrt(gx * gx + gy * gy))
-    margin_colour, margin_texture = [], []
+    gradient = np.sqrt(gx * gx + gy * gy)
+    steepness = np.log1p(gradient)
+    margin_colour, margin_texture, margin_boxes = [], [], []
     for r in range(size + 2):
         for c in range(size + 2):
             if 0 < r < size + 1 and 0 < c < size + 1:
@@ -128,6 +186,7 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
             if inside[box].mean() > 250:
                 margin_colour.append(_histogram(lab[box]))
                 margin_texture.append(_texture_histogram(steepness[box]))
+                margin_boxes.append(box)
     if len(margin_colour) < MIN_TABLE_CELLS:
         return None
     boxes = [
@@ -137,6 +196,22 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     ]
     colour = _likeness([_histogram(lab[box]) for box in boxes], margin_colour)
     texture = _likeness([_texture_histogram(steepness[box]) for box in boxes], margin_texture)
+    margin_hue = [h for h in (_hue_histogram(blurred[b]) for b in margin_boxes) if h.any()]
+    reflections = _reflections(blurred, boxes, margin_boxes)
+    if len(margin_hue) >= MIN_TABLE_CELLS and reflections.washed_out.any():
+        # Compared as the table would look without the reflection: by hue, and with the
+        # brightness steps it flattened scaled back up.
+        hue = _likeness([_hue_histogram(blurred[box]) for box in boxes], margin_hue)
+        restored = _likeness(
+            [
+                _texture_histogram(np.log1p(gradient[box] / kept))
+                for box, kept in zip(boxes, reflections.contrast_kept, strict=True)
+            ],
+            margin_texture,
+        )
+        washed_out = reflections.washed_out
+        colour = np.where(washed_out, np.maximum(colour, hue), colour)
+        texture = np.where(washed_out, np.maximum(texture, restored), texture)
     return (colour * texture).reshape(size, size)
 
 

@@ -155,3 +155,37 @@ def test_a_tile_in_the_table_colours_but_finer_artwork_is_no_hole(shared_dir):
     likeness = table_likeness(photo, TO_BOARD, 5)
     assert likeness[0, 0] > 0.8  # the hole
     assert likeness[2, 4] < 0.5  # the lake-coloured tile
+
+
+def with_reflection(photo: np.ndarray, centre: tuple[int, int], radius: int) -> np.ndarray:
+    """A lamp's reflection: a soft disc where the photo is mixed up to two thirds with white."""
+    spot = np.zeros(photo.shape[:2], np.float32)
+    cv2.circle(spot, centre, radius, 1.0, -1)
+    spot = cv2.GaussianBlur(spot, (0, 0), radius / 3)[..., None] * 0.65
+    return np.clip(photo * (1 - spot) + 255 * spot, 0, 255).astype(np.uint8)
+
+
+def terracotta_table(height: int, width: int) -> np.ndarray:
+    noise = np.random.default_rng(4).normal(0, 4, (height, width, 3))
+    return np.clip(np.array([70, 60, 150]) + noise, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("reflected", [(4, 4), (0, 0)], ids=["on a hole", "on a tile"])
+def test_a_reflection_washes_out_colour_not_whether_a_cell_is_table(shared_dir, reflected):
+    """A hole under a lamp's reflection is paler and brighter than the table but keeps its hue;
+    a tile under the same reflection keeps its own hue, so it stays a tile."""
+    board = cv2.imread(str(shared_dir / "datasets/aau-boards/images/1.jpg"))
+    board = cv2.resize(board, (5 * CELL, 5 * CELL), interpolation=cv2.INTER_AREA)
+    photo = terracotta_table(1000, 1000)
+    tiles = board.copy()
+    tiles[4 * CELL :, 4 * CELL :] = photo[OFFSET + 4 * CELL : OFFSET + 5 * CELL][
+        :, OFFSET + 4 * CELL : OFFSET + 5 * CELL
+    ]
+    photo[OFFSET : OFFSET + 5 * CELL, OFFSET : OFFSET + 5 * CELL] = tiles
+    r, c = reflected
+    centre = (OFFSET + c * CELL + CELL // 2, OFFSET + r * CELL + CELL // 2)
+    likeness = table_likeness(with_reflection(photo, centre, 3 * CELL // 2), TO_BOARD, 5)
+    assert likeness[4, 4] > 0.8  # the hole, reflected or not
+    tiles = np.ones((5, 5), bool)
+    tiles[4, 4] = False
+    assert likeness[tiles].max() < 0.5
