@@ -284,6 +284,9 @@ def evaluate_scenes(count: int, seed: int = 1000) -> dict:
     found = hole_cells = tile_cells = 0
     turned_right, turned_wrong, not_found, wrong_size = [], [], [], []
     centring: list[tuple[float, bool]] = []
+    # What the user is told: a wrong cell the app marks for a look (uncertain, or changed by
+    # decoding) is caught; a wrong board with no mark on any cell is silently wrong.
+    wrong_cells = wrong_cells_marked = silent_boards = 0
     for k in range(count):
         scene = make_hard_scene(seed + k)
         ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -320,6 +323,14 @@ def evaluate_scenes(count: int, seed: int = 1000) -> dict:
             tally[key]["false_holes"] += int((read[~holes] == ".").sum())
             tally[key]["castle"] += bool(((read == "C") == (truth == "C")).all())
         centring += crop_centring(scene, reading)
+        decoded = np.array([row.split() for row in reading.board.rows_text()], object)
+        wrong, caught, silent = marked_mistakes(
+            np.rot90(decoded, turns),
+            truth,
+            np.rot90(reading.cells.uncertain | reading.cells.corrected, turns),
+        )
+        wrong_cells, wrong_cells_marked = wrong_cells + wrong, wrong_cells_marked + caught
+        silent_boards += silent
         if right["decoded"] and not right["alone"]:
             turned_right.append(str(scene.seed))
         if right["alone"] and not right["decoded"]:
@@ -342,8 +353,26 @@ def evaluate_scenes(count: int, seed: int = 1000) -> dict:
         shares[key] = d
         print(f"{label:<28}{a:>12.2%}{h:>14.2%}{d:>12.2%}")
     print(f"boards decoding turned right: {len(turned_right)}, turned wrong: {len(turned_wrong)}")
+    print(
+        f"wrong cells marked for a look (uncertain or corrected): {wrong_cells_marked} of "
+        f"{wrong_cells}; boards wrong with no cell marked: {silent_boards} of {found}"
+    )
     print_crop_centring(centring)
-    return {"found": found / count, **shares, "turned_wrong": len(turned_wrong)}
+    return {
+        "found": found / count,
+        **shares,
+        "turned_wrong": len(turned_wrong),
+        "silent_boards": silent_boards,
+    }
+
+
+def marked_mistakes(
+    read: np.ndarray, truth: np.ndarray, marked: np.ndarray
+) -> tuple[int, int, bool]:
+    """Cells read wrong, how many of them are marked for a look, and whether the board is wrong
+    with no cell marked at all (the user would have no reason to check it)."""
+    wrong = read != truth
+    return int(wrong.sum()), int((wrong & marked).sum()), bool(wrong.any() and not marked.any())
 
 
 def crop_centring(scene, reading) -> list[tuple[float, bool]]:

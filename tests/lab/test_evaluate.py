@@ -60,6 +60,23 @@ def test_hard_scenes_evaluation_runs(shared_dir, capsys):
     out = capsys.readouterr().out
     assert "+ decoding" in out and "castle cell right" in out
     assert 0.0 <= figures["cells"] <= 1.0
+    assert "boards wrong with no cell marked" in out and figures["silent_boards"] in (0, 1)
+
+
+def test_marked_mistakes_tell_caught_from_silent_errors():
+    from lab.evaluate import marked_mistakes
+
+    truth = np.array([["W0", "C"], ["L1", "."]], object)
+    read = np.array([["W1", "C"], ["L1", "L0"]], object)
+    none = np.zeros((2, 2), bool)
+    assert marked_mistakes(truth, truth, none) == (0, 0, False)
+    assert marked_mistakes(read, truth, none) == (2, 0, True)
+    one_mark = none.copy()
+    one_mark[0, 0] = True  # one of the two wrong cells marked: the board is not silent
+    assert marked_mistakes(read, truth, one_mark) == (2, 1, False)
+    elsewhere = none.copy()
+    elsewhere[0, 1] = True  # a right cell marked: the user looks at the board, no error caught
+    assert marked_mistakes(read, truth, elsewhere) == (2, 0, False)
 
 
 def test_crop_centring_measures_a_frame_off_by_a_third_of_a_cell(shared_dir):
