@@ -274,9 +274,12 @@ def fit_lattice(
             " kingdom: check the grid, or give the size",
         )
     # Centre the frame on the tiles; an odd spare cell goes to the side that shows more tile
-    # edges, else after (right / bottom).
+    # edges, else after (right / bottom). Tiles longer than the frame: the frame goes where
+    # most of them are.
     left = col0 - _spare_before(size - (col1 - col0), lean[0])
     top = row0 - _spare_before(size - (row1 - row0), lean[1])
+    left = _fullest_window(tiles.sum(axis=0), pad, col0, col1, size, left)
+    top = _fullest_window(tiles.sum(axis=1), pad, row0, row1, size, top)
     frame_cells = np.array(
         [[left, top], [left + size, top], [left + size, top + size], [left, top + size]],
         dtype=np.float64,
@@ -439,6 +442,24 @@ def _lines_within(phase: float, pitch: float, length: int) -> np.ndarray:
     first = phase - pitch * np.floor((phase + SNAP_REACH * pitch) / pitch)
     lines = np.arange(first, length + SNAP_REACH * pitch + 1e-6, pitch)
     return lines
+
+
+def _fullest_window(
+    counts: np.ndarray, pad: int, start: int, stop: int, size: int, chosen: int
+) -> int:
+    """Where a ``size``-cell frame starts along lattice cells [start, stop) when that is longer
+    than it: at the window holding the most tiles (``counts[i + pad]``: tiles in lattice row or
+    column i), the one nearest ``chosen`` among equals. A glare spot or a box beside a kingdom
+    can add a row of "tiles" to the mask; a whole row of real tiles outweighs it."""
+    if stop - start <= size:
+        return chosen
+
+    def held(first: int) -> float:
+        cells = np.arange(first, first + size) + pad
+        return float(counts[cells[(cells >= 0) & (cells < len(counts))]].sum())
+
+    starts = range(start, stop - size + 1)
+    return max(starts, key=lambda first: (held(first), -abs(first - chosen)))
 
 
 def _spare_before(spare: int, lean: int) -> int:

@@ -7,7 +7,13 @@ import numpy as np
 
 from lab.tables import _table
 from tests.vision.find.conftest import lay
-from vision.find.lattice import _lean, _snapped_quad, _spare_before, tiles_past_edge
+from vision.find.lattice import (
+    _fullest_window,
+    _lean,
+    _snapped_quad,
+    _spare_before,
+    tiles_past_edge,
+)
 from vision.find.search import find_kingdoms
 
 
@@ -93,3 +99,28 @@ def test_an_odd_spare_cell_goes_to_the_side_with_more_tile_edges():
     assert _spare_before(1, lean=0) == 0 and _spare_before(1, lean=1) == 0
     assert _spare_before(2, lean=-1) == 1  # an even spare is shared whatever the lean
     assert _spare_before(3, lean=-1) == 2 and _spare_before(3, lean=0) == 1
+
+
+def test_tiles_longer_than_the_frame_put_it_where_most_of_them_are():
+    """Tiles over lattice rows 0-7 for a 7-row frame (pad 2: counts[i + 2] is row i): a glare
+    spot made row 7 look like two tiles, row 0 holds seven real ones, so the frame starts at 0;
+    with the spare row the fuller one, at 1. Equal windows keep the frame as first placed."""
+    counts = np.array([0, 0, 7, 7, 7, 7, 7, 7, 7, 2, 0, 0])
+    assert _fullest_window(counts, 2, 0, 8, 7, chosen=1) == 0
+    assert _fullest_window(counts[::-1].copy(), 2, 0, 8, 7, chosen=0) == 1
+    assert _fullest_window(np.full(12, 7), 2, 0, 8, 7, chosen=1) == 1
+    assert _fullest_window(counts, 2, 0, 7, 7, chosen=0) == 0  # no longer than the frame
+
+
+def test_a_glare_spot_beside_a_kingdom_does_not_push_its_frame_off_the_tiles():
+    """Development hard scene 5227 (lab.synth): a 7×7 kingdom on a green checked cloth with a
+    lamp's reflection against one side; the reflection stands out from the cloth as an eighth
+    row of "tiles", and the frame was placed over it, a whole row off the kingdom."""
+    from lab.evaluate_tables import corner_error
+    from lab.synth import make_hard_scene
+    from vision.find.search import find_board
+
+    scene = make_hard_scene(5227)
+    location = find_board(scene.image)
+    assert location.size == 7
+    assert corner_error(location.corners, scene.corners, 7) < 0.2
