@@ -159,6 +159,9 @@ MIN_WINDOW_CELLS = 5  # a square window of a longer lattice: a whole 5×5 or 7×
 # The strips a square window leaves out may show tile edges on at most this share of their lattice
 # lines (tiles 0.6-1, as MIN_EDGE_SUPPORT; the knit sleeve of development scene 7661, 0.31).
 MAX_LEFT_OUT_SUPPORT = 0.4
+# A square window of a lattice snapped inside a blob: a strip beside it one cell wide shares
+# the window's side, and on a cloth printed at about the tiles' pitch that alone reaches 0.5.
+SNAPPED_MAX_LEFT_OUT = 0.55
 
 
 def fit_lattice(
@@ -194,8 +197,7 @@ def fit_lattice(
     for (cells_x, cells_y, clarity), quad, snapped in _with_snapped(small, mask, counted):
         if clarity < MIN_LATTICE_CLARITY:
             continue
-        if snapped and abs(cells_x - cells_y) > 1:
-            continue  # found inside a blob, not given by its outline: a kingdom is square
+        oblong_snap = snapped and abs(cells_x - cells_y) > 1
         if oblong is not None and (not snapped or cells_x != cells_y):
             continue  # after an oblong lattice, only a square one snapped to the tiles
         # to_lattice maps small-image pixels to lattice pixels: cell (c, r) spans
@@ -208,6 +210,18 @@ def fit_lattice(
         to_lattice = cv2.getPerspectiveTransform(quad.astype(np.float32), target.astype(np.float32))
         for window in (0.3, 0.2, 0.12):
             to_lattice = _refine_on_edges(small, to_lattice, cells_x, cells_y, window)
+        if oblong_snap:
+            # Snapped inside a blob, not given by its outline: a kingdom is square. The tile
+            # edges can run on over a cloth printed at about the tiles' pitch; a square window
+            # of them that shows tiles clearly both ways, beside strips that show none, is one.
+            window = _square_window(
+                small, to_lattice, cells_x, cells_y, SNAPPED_MIN_SUPPORT, SNAPPED_MAX_LEFT_OUT
+            )
+            if window is None:
+                continue
+            to_lattice, cells_x = window
+            cells_y, trimmed = cells_x, True
+            break
         if snapped:
             # It must show tile edges clearly both ways: a comb also fits a score pad's ruled
             # lines, or a cloth's printed checks beside a kingdom.
@@ -576,7 +590,12 @@ def _edge_support(
 
 
 def _square_window(
-    small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int
+    small: np.ndarray,
+    to_lattice: np.ndarray,
+    cells_x: int,
+    cells_y: int,
+    min_support: float = MIN_EDGE_SUPPORT,
+    max_left_out: float = MAX_LEFT_OUT_SUPPORT,
 ) -> tuple[np.ndarray, int] | None:
     """(to_lattice, cells) of the square window of a lattice longer one way than the other that
     shows tile edges both ways while the strips it leaves out show none, or None.
@@ -591,13 +610,13 @@ def _square_window(
             window_lattice = _refine_on_edges(small, window_lattice, n, n, window)
         # Both ways: the stripes of a hand's fingers show edges one way only.
         support = _edge_support(small, window_lattice, n, n, each_way=True)
-        if support < MIN_EDGE_SUPPORT:
+        if support < min_support:
             continue
         beside = max(
             _edge_support(small, to_strip @ window_lattice, across, down)
             for to_strip, across, down in left_out
         )
-        if beside <= MAX_LEFT_OUT_SUPPORT and (best is None or support - beside > best[0]):
+        if beside <= max_left_out and (best is None or support - beside > best[0]):
             best = (support - beside, window_lattice, n)
     return None if best is None else best[1:]
 

@@ -288,3 +288,19 @@ def test_a_lattice_of_big_cells_over_a_small_blob_is_no_kingdom():
     assert not any(kingdom.complete for kingdom in scene.kingdoms)
     with pytest.raises(NoBoardFound):
         find_kingdoms(scene.image)
+
+
+def test_a_kingdom_on_a_cloth_printed_at_the_tiles_pitch_is_framed_from_a_square_window():
+    """Development scene 8820: a kingdom on the blue dotted cloth lost its lake tiles to the
+    table, so no outline of it holds up; its tile edges, snapped to, run on over the cloth's
+    checks (printed at about the tiles' pitch) into a 7×5 lattice. A square window of it that
+    shows tiles both ways, beside one-cell strips that show little more than its own sides, is
+    the kingdom."""
+    from lab.evaluate_tables import corner_error
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(8820)  # a development scene, not an evaluated one
+    found = find_kingdoms(scene.image).kingdoms
+    assert [complete for complete, _ in _matches(scene, found)] == [True] * 4
+    for truth in scene.kingdoms:
+        assert min(corner_error(k.corners, truth.corners, truth.size) for k in found) < 0.1
