@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -39,6 +40,7 @@ from vision.find.location import (
     is_quad,
     location_from_corners,
     order_corners,
+    shift_frame,
 )
 from vision.find.regions import (
     BRIDGE_PX,
@@ -74,6 +76,11 @@ MIN_ZOOM = 1.25
 # A finished kingdom (a dozen dominoes or more) spans at least this many cells each way; fewer
 # is a piece of one (a fragment split off a blob) or clutter, not a kingdom.
 MIN_TILE_SPAN = 3
+# A frame moves over tiles the table model missed when that puts at least this many more cells
+# that look like tiles (table likeness under TILE_LIKENESS; the table itself is about 1) among
+# its spare cells. Counted, not averaged: the missed row of a kingdom may hold holes.
+TILE_LIKENESS = 0.2
+UNSEEN_TILES_MIN = 2
 
 
 @dataclass(frozen=True)
@@ -179,6 +186,7 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             location = location_from_corners(
                 frame / scale, n, warnings, image_shape=shape, tile_span=span
             )
+            location = _onto_unseen_tiles(image, location)
             past_edge = touches and tiles_past_edge(small, frame, n)
             support = frame_edge_support(small, frame, n) if touches else 1.0
             sentence = cut_off_sentence(location, touches, past_edge, support)
@@ -400,3 +408,54 @@ def _frame_over_blob(frame: np.ndarray, blob: np.ndarray) -> float:
 def _inside(location: BoardLocation, blob: np.ndarray, scale: float) -> bool:
     """Whether most of ``blob`` lies in the frame of a kingdom already found."""
     return _blob_in_frame(blob, location.corners * scale) > 0.6
+
+
+def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocation:
+    """A frame bigger than the tiles seen, moved over tiles the table model missed.
+
+    Tiles the colour of the table (beige swamps on cork, lake on a blue cloth) are missing from
+    the blob, and the lattice's growth may not find them either; the frame's spare rows then go
+    to one side by rule. The placement with the most spare cells unlike the table around the
+    kingdom (``vision.holes.table_likeness``) covers them, when it has clearly more. A kingdom
+    really smaller than its frame shows table on every side, and keeps its frame.
+    """
+    from vision.holes import table_likeness
+
+    span, n = location.tile_span, location.size
+    if span is None or (span[1] - span[0], span[3] - span[2]) == (n, n):
+        return location
+    row0, row1, col0, col1 = span
+    placements = []  # (spare cells that look like tiles, placement, its likeness)
+    for down in range(row1 - n, row0 + 1):
+        for right in range(col1 - n, col0 + 1):
+            moved = shift_frame(location, down, right) if (down, right) != (0, 0) else location
+            likeness = table_likeness(image, moved.homography, n)
+            if likeness is None:
+                return location
+            r0, r1, c0, c1 = moved.tile_span
+            spare = np.ones((n, n), bool)
+            spare[r0:r1, c0:c1] = False
+            placements.append((int((likeness[spare] < TILE_LIKENESS).sum()), moved, likeness))
+    here = next(p for p in placements if p[1] is location)
+    # The first of equals: where the finder put it.
+    best = max(placements, key=lambda p: p[0])
+    if best[0] - here[0] < UNSEEN_TILES_MIN:
+        return location
+    moved, likeness = best[1], best[2]
+    return dataclasses.replace(moved, tile_span=_grown_over_tiles(moved.tile_span, likeness))
+
+
+def _grown_over_tiles(span, likeness: np.ndarray) -> tuple[int, int, int, int]:
+    """``span`` grown over each spare row or column next to it with tiles in it."""
+    row0, row1, col0, col1 = span
+    n = len(likeness)
+    grown = True
+    while grown:
+        grown = False
+        for r in (row0 - 1, row1):
+            if 0 <= r < n and (likeness[r, col0:col1] < TILE_LIKENESS).sum() >= UNSEEN_TILES_MIN:
+                row0, row1, grown = min(row0, r), max(row1, r + 1), True
+        for c in (col0 - 1, col1):
+            if 0 <= c < n and (likeness[row0:row1, c] < TILE_LIKENESS).sum() >= UNSEEN_TILES_MIN:
+                col0, col1, grown = min(col0, c), max(col1, c + 1), True
+    return row0, row1, col0, col1

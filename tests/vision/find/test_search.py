@@ -304,3 +304,30 @@ def test_a_kingdom_on_a_cloth_printed_at_the_tiles_pitch_is_framed_from_a_square
     assert [complete for complete, _ in _matches(scene, found)] == [True] * 4
     for truth in scene.kingdoms:
         assert min(corner_error(k.corners, truth.corners, truth.size) for k in found) < 0.1
+
+
+@pytest.mark.parametrize("seed", [8331, 8453])
+def test_a_frame_bigger_than_the_tiles_seen_moves_over_the_tiles_the_table_hid(seed):
+    """Development scenes: a kingdom with a row of tiles the colour of the table (8331 on dark
+    wood, 8453 wheat and swamps on light wood) shows one or two rows fewer than its frame, and
+    the rows beyond lie outside the crop it is fitted in; the frame's spare rows went to the
+    wrong side, a whole row off. The placement whose spare cells hold tiles, not table, is
+    taken."""
+    from lab.evaluate_tables import corner_error
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(seed)  # a development scene, not an evaluated one
+    found = find_kingdoms(scene.image).kingdoms
+    assert len(found) == len(scene.kingdoms) == 4
+    for truth in scene.kingdoms:
+        assert min(corner_error(k.corners, truth.corners, truth.size) for k in found) < 0.15
+
+
+def test_a_spare_row_with_tiles_in_it_joins_the_tile_span():
+    from vision.find.search import _grown_over_tiles
+
+    likeness = np.ones((5, 5))
+    likeness[1:5, 0:4] = 0.0  # tiles seen: rows 1-4, columns 0-3
+    likeness[0, [0, 2]] = 0.05  # two tiles in row 0 among holes: a row of the kingdom
+    likeness[2, 4] = 0.1  # one cell of column 4 unlike the table: not enough for a column
+    assert _grown_over_tiles((1, 5, 0, 4), likeness) == (0, 5, 0, 4)
