@@ -81,6 +81,8 @@ MIN_TILE_SPAN = 3
 # its spare cells. Counted, not averaged: the missed row of a kingdom may hold holes.
 TILE_LIKENESS = 0.2
 UNSEEN_TILES_MIN = 2
+# Else, when the spare cells' mean likeness is this much lower than where the frame is.
+UNSEEN_TILES_MEAN_GAP = 0.25
 
 
 @dataclass(frozen=True)
@@ -416,8 +418,9 @@ def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocat
     Tiles the colour of the table (beige swamps on cork, lake on a blue cloth) are missing from
     the blob, and the lattice's growth may not find them either; the frame's spare rows then go
     to one side by rule. The placement with the most spare cells unlike the table around the
-    kingdom (``vision.holes.table_likeness``) covers them, when it has clearly more. A kingdom
-    really smaller than its frame shows table on every side, and keeps its frame.
+    kingdom (``vision.holes.table_likeness``) covers them, when it has clearly more; failing
+    that, the one whose spare cells look clearly least like the table. A kingdom really smaller
+    than its frame shows table on every side, and keeps its frame.
     """
     from vision.holes import table_likeness
 
@@ -435,14 +438,22 @@ def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocat
             r0, r1, c0, c1 = moved.tile_span
             spare = np.ones((n, n), bool)
             spare[r0:r1, c0:c1] = False
-            placements.append((int((likeness[spare] < TILE_LIKENESS).sum()), moved, likeness))
-    here = next(p for p in placements if p[1] is location)
-    # The first of equals: where the finder put it.
+            tiles = int((likeness[spare] < TILE_LIKENESS).sum())
+            one_way = down == 0 or right == 0
+            placements.append((tiles, float(likeness[spare].mean()), one_way, moved, likeness))
+    here = next(p for p in placements if p[3] is location)
     best = max(placements, key=lambda p: p[0])
-    if best[0] - here[0] < UNSEEN_TILES_MIN:
-        return location
-    moved, likeness = best[1], best[2]
-    return dataclasses.replace(moved, tile_span=_grown_over_tiles(moved.tile_span, likeness))
+    if best[0] - here[0] >= UNSEEN_TILES_MIN:
+        moved, likeness = best[3], best[4]
+        return dataclasses.replace(moved, tile_span=_grown_over_tiles(moved.tile_span, likeness))
+    # Tiles much like the table (lake on a blue cloth) fall under TILE_LIKENESS nowhere, but
+    # spare cells over them still look clearly less like the table than plain table does. Only
+    # a move one way, and the tile span is not grown: if the kingdom is really smaller than its
+    # frame, the castle may still move it.
+    least = min((p for p in placements if p[2]), key=lambda p: p[1])
+    if here[1] - least[1] >= UNSEEN_TILES_MEAN_GAP:
+        return least[3]
+    return location
 
 
 def _grown_over_tiles(span, likeness: np.ndarray) -> tuple[int, int, int, int]:

@@ -331,3 +331,18 @@ def test_a_spare_row_with_tiles_in_it_joins_the_tile_span():
     likeness[0, [0, 2]] = 0.05  # two tiles in row 0 among holes: a row of the kingdom
     likeness[2, 4] = 0.1  # one cell of column 4 unlike the table: not enough for a column
     assert _grown_over_tiles((1, 5, 0, 4), likeness) == (0, 5, 0, 4)
+
+
+def test_tiles_much_like_the_table_still_pull_the_frame_over_them():
+    """Development scene 8008: two kingdoms on the blue cloth show a row or column of lake tiles
+    fewer than their frames; no spare cell of theirs is as unlike the table as most tiles are,
+    but the cells over the lake tiles look clearly less like the table than plain cloth does."""
+    from lab.evaluate_tables import corner_error
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(8008)  # a development scene, not an evaluated one
+    found = find_kingdoms(scene.image).kingdoms
+    complete = [t for t in scene.kingdoms if t.complete and t.margin > 0.25]
+    assert len(complete) == 3
+    for truth in complete:
+        assert min(corner_error(k.corners, truth.corners, truth.size) for k in found) < 0.15
