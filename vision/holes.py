@@ -11,7 +11,8 @@ it. But the photo shows the table right around the kingdom. So:
    intersection with the margin cells, relative to what margin cells reach with each other;
    the two multiplied. Colour alone took lake tiles on a blue cloth for table; their artwork
    is finer than a cloth's pattern. A cell washed out by a lamp's reflection (paler and
-   brighter than the table) is also compared by hue alone, which mixing with white keeps.
+   brighter than the table) is also compared by hue, which mixing with white keeps, and by its
+   texture with the brightness steps the reflection flattened scaled back up.
    Matching single margin cells (not their average) keeps a textured table whole: a hole on a
    light band of dark wood matches the light margin cells; taking the K-th best, not the best,
    means one margin cell showing something else (a neighbour's tile, a box) cannot make a tile

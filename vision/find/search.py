@@ -428,7 +428,7 @@ def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocat
     if span is None or (span[1] - span[0], span[3] - span[2]) == (n, n):
         return location
     row0, row1, col0, col1 = span
-    placements = []  # (spare cells that look like tiles, placement, its likeness)
+    placements = []
     for down in range(row1 - n, row0 + 1):
         for right in range(col1 - n, col0 + 1):
             moved = shift_frame(location, down, right) if (down, right) != (0, 0) else location
@@ -438,22 +438,38 @@ def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocat
             r0, r1, c0, c1 = moved.tile_span
             spare = np.ones((n, n), bool)
             spare[r0:r1, c0:c1] = False
-            tiles = int((likeness[spare] < TILE_LIKENESS).sum())
-            one_way = down == 0 or right == 0
-            placements.append((tiles, float(likeness[spare].mean()), one_way, moved, likeness))
-    here = next(p for p in placements if p[3] is location)
-    best = max(placements, key=lambda p: p[0])
-    if best[0] - here[0] >= UNSEEN_TILES_MIN:
-        moved, likeness = best[3], best[4]
-        return dataclasses.replace(moved, tile_span=_grown_over_tiles(moved.tile_span, likeness))
+            placements.append(
+                _Placement(
+                    moved,
+                    likeness,
+                    tile_like=int((likeness[spare] < TILE_LIKENESS).sum()),
+                    mean_likeness=float(likeness[spare].mean()),
+                    one_way=down == 0 or right == 0,
+                )
+            )
+    here = next(p for p in placements if p.location is location)
+    best = max(placements, key=lambda p: p.tile_like)
+    if best.tile_like - here.tile_like >= UNSEEN_TILES_MIN:
+        grown = _grown_over_tiles(best.location.tile_span, best.likeness)
+        return dataclasses.replace(best.location, tile_span=grown)
     # Tiles much like the table (lake on a blue cloth) fall under TILE_LIKENESS nowhere, but
     # spare cells over them still look clearly less like the table than plain table does. Only
     # a move one way, and the tile span is not grown: if the kingdom is really smaller than its
     # frame, the castle may still move it.
-    least = min((p for p in placements if p[2]), key=lambda p: p[1])
-    if here[1] - least[1] >= UNSEEN_TILES_MEAN_GAP:
-        return least[3]
+    least = min((p for p in placements if p.one_way), key=lambda p: p.mean_likeness)
+    if here.mean_likeness - least.mean_likeness >= UNSEEN_TILES_MEAN_GAP:
+        return least.location
     return location
+
+
+class _Placement(NamedTuple):
+    """One place for a frame bigger than its tiles, and how its spare cells look."""
+
+    location: BoardLocation
+    likeness: np.ndarray  # (N, N) table likeness of its cells
+    tile_like: int  # spare cells under TILE_LIKENESS
+    mean_likeness: float  # of its spare cells
+    one_way: bool  # moved along one axis (or not at all) from where the finder put it
 
 
 def _grown_over_tiles(span, likeness: np.ndarray) -> tuple[int, int, int, int]:
