@@ -178,18 +178,17 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     gy = cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
     gradient = np.sqrt(gx * gx + gy * gy)
     steepness = np.log1p(gradient)
-    margin_colour, margin_texture, margin_boxes = [], [], []
-    for r in range(size + 2):
-        for c in range(size + 2):
-            if 0 < r < size + 1 and 0 < c < size + 1:
-                continue
-            box = (slice(r * PX, (r + 1) * PX), slice(c * PX, (c + 1) * PX))
-            if inside[box].mean() > 250:
-                margin_colour.append(_histogram(lab[box]))
-                margin_texture.append(_texture_histogram(steepness[box]))
-                margin_boxes.append(box)
-    if len(margin_colour) < MIN_TABLE_CELLS:
+    ring = [
+        (slice(r * PX, (r + 1) * PX), slice(c * PX, (c + 1) * PX))
+        for r in range(size + 2)
+        for c in range(size + 2)
+        if r in (0, size + 1) or c in (0, size + 1)
+    ]
+    margin_boxes = [box for box in ring if inside[box].mean() > 250]  # in the photo
+    if len(margin_boxes) < MIN_TABLE_CELLS:
         return None
+    margin_colour = [_histogram(lab[box]) for box in margin_boxes]
+    margin_texture = [_texture_histogram(steepness[box]) for box in margin_boxes]
     boxes = [
         (slice((r + 1) * PX, (r + 2) * PX), slice((c + 1) * PX, (c + 2) * PX))
         for r in range(size)
