@@ -135,6 +135,24 @@ def test_tiles_that_do_not_look_like_the_table_stay_tiles():
         judge_holes(readings, np.zeros((7, 7)))
 
 
+@pytest.mark.parametrize("likeness,hole", [(0.7, True), (0.3, False)])
+def test_a_cell_half_like_the_table_is_weighed_not_ruled_out(likeness, hole):
+    """On a green cloth beside grassland the model gives the two missing cells 0.3 "empty" and
+    0.6 grassland. Holes there look about 0.7 like the table about as often as tiles do, so that
+    likeness makes them holes; 0.3, which holes almost never reach, keeps them tiles."""
+    readings = readings_of(KINGDOM, [])
+    grass, empty = TERRAINS.index(Terrain.GRASSLAND), TERRAINS.index(Terrain.EMPTY)
+    terrain = readings.terrain_probs.copy()
+    terrain[0, :2] = 0.1 / (len(TERRAINS) - 2)
+    terrain[0, :2, grass], terrain[0, :2, empty] = 0.6, 0.3
+    readings = CellReadings(terrain, readings.crown_probs, 0.5)
+    cells = np.zeros((5, 5))
+    cells[0, :2] = likeness
+    board = judge_holes(readings, cells).board
+    expected = Terrain.EMPTY if hole else Terrain.GRASSLAND
+    assert board[0, 0].terrain is board[0, 1].terrain is expected
+
+
 def test_lab_matches_opencv_on_its_8_bit_scale():
     from vision.holes import _lab
 
