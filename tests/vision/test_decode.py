@@ -141,6 +141,36 @@ def test_a_misplaced_castle_moves_back():
     assert readings.board == board and readings.board.castle == (2, 2)
 
 
+def hidden_crown_beside_wheat() -> tuple[Board, tuple[int, int]]:
+    """A kingdom with a crowned forest half on a domino with plain wheat (the set has four such
+    dominoes) whose plain forest-and-wheat domino (the set has one) is still in the box."""
+    forest_wheat = (Cell(Terrain.WHEAT, 0), Cell(Terrain.FOREST, 0))
+    for seed in range(200):
+        board, partner = tiled_kingdom(5, seed)
+        laid = {frozenset((board[a], board[b])) for a, b in partner.items()}
+        if frozenset(forest_wheat) in laid:
+            continue
+        for cell, other in partner.items():
+            if board[cell] == Cell(Terrain.FOREST, 1) and board[other] == forest_wheat[0]:
+                return board, cell
+    raise AssertionError("no such kingdom in 200 seeds")
+
+
+@pytest.mark.parametrize("no_crown,decoded_crowns", [(0.6, 1), (0.8, 0)])
+def test_a_crown_the_model_cannot_see_follows_the_set(no_crown, decoded_crowns):
+    """The castle figure hides the crown of a forest half beside wheat; the model, seeing none,
+    reads "no crown" 60/40. Four dominoes of the set are crowned forest with wheat and one is
+    plain forest with wheat, so the decoded board takes the crown. Read 80/20, the model's own
+    reading outweighs the count and stays."""
+    board, (r, c) = hidden_crown_beside_wheat()
+    terrain, crowns = probabilities(board)
+    crowns[r, c] = (no_crown, 1 - no_crown, 0.0, 0.0)
+    readings = CellReadings(terrain, crowns, 0.5)
+    assert readings.model_board[r, c] == Cell(Terrain.FOREST, 0)
+    assert readings.board[r, c] == Cell(Terrain.FOREST, decoded_crowns)
+    assert readings.corrected[r, c] == (decoded_crowns == 1)
+
+
 def all_leaning_to_wheat(board: Board) -> tuple[np.ndarray, np.ndarray]:
     """Every land cell leans to W0 (0.5 against the truth's 0.45): the set cannot build that."""
     wheat = TERRAINS.index(Terrain.WHEAT)
@@ -196,6 +226,24 @@ def test_nothing_close_keeps_the_model_reading_with_a_warning():
     assert "No reading close" in readings.decoding
 
 
+@pytest.mark.parametrize("slack,corrected", [(-0.1, False), (0.1, True)])
+def test_how_far_decoding_may_stray_is_measured_in_the_models_probabilities(slack, corrected):
+    """The set's counts rank the boards, but not how far one may be from the model's reading:
+    with ``max_cost`` just under what the consistent board costs in the model's probabilities
+    the model's reading is kept, although that board's counts would more than make up for it."""
+    board = random_kingdom(5, 0)
+    terrain, crowns = probabilities(board)
+    r, c = next((r, c) for r, c, cell in board.iter_cells() if cell.terrain.is_land)
+    wrong = Cell(Terrain.MINE, 3) if board[r, c] != Cell(Terrain.MINE, 3) else Cell(Terrain.LAKE, 0)
+    terrain, crowns = misread(terrain, crowns, r, c, wrong)
+    model_terrain, model_crowns = _model(terrain, crowns)
+    lp = label_log_probs(terrain, crowns)
+    cost = _score(lp, _board(model_terrain, model_crowns)) - _score(lp, board)
+    decoded = decode_board(terrain, crowns, model_terrain, model_crowns, max_cost=cost + slack)
+    assert (_board(decoded.terrain, decoded.crowns) == board) == corrected
+    assert decoded.status == ("corrected" if corrected else "kept")
+
+
 def _board(terrain: np.ndarray, crowns: np.ndarray) -> Board:
     return Board(
         tuple(
@@ -223,9 +271,9 @@ def _score(lp: np.ndarray, board: Board) -> float:
 
 
 def test_kingdoms_of_one_game_never_share_a_domino():
-    """Two kingdoms from one set. The second one's model leans (0.55 against 0.45) towards a
-    domino the first kingdom surely holds and the set has once: alone it reads that domino;
-    decoded with the first kingdom it takes its own."""
+    """Two kingdoms from one set. The second one's model leans (0.7 against 0.3, more than the
+    set's counts weigh) towards a domino the first kingdom surely holds and the set has once:
+    alone it reads that domino; decoded with the first kingdom it takes its own."""
     tiles = list(dominoes())
     np.random.default_rng(0).shuffle(tiles)
     first = random_kingdom(5, 1, tiles=tiles[:12])  # a 5×5 kingdom uses all 12
@@ -234,7 +282,7 @@ def test_kingdoms_of_one_game_never_share_a_domino():
     (cell, other), kind = next(iter(partner.items())), once[0]
     terrain, crowns = probabilities(second)
     for (r, c), half in zip((cell, other), kind, strict=True):
-        terrain, crowns = misread(terrain, crowns, r, c, half)
+        terrain, crowns = misread(terrain, crowns, r, c, half, share=0.7)
     alone = decode_board(terrain, crowns, *_model(terrain, crowns))
     assert alone.status == "unchanged"  # alone, the borrowed domino is a fine reading
     assert _board(alone.terrain, alone.crowns)[cell] == kind[0]
@@ -249,7 +297,7 @@ def test_kingdoms_of_one_game_never_share_a_domino():
 
 
 def game_sharing_a_domino():
-    """Two kingdoms of one set as the model reads them: the second leans (0.55) towards a domino
+    """Two kingdoms of one set as the model reads them: the second leans (0.7) towards a domino
     the first surely holds and the set has once. Returns the two (terrain, crown) probability
     pairs, the first kingdom's board and the two cells of the second that borrow the domino."""
     tiles = list(dominoes())
@@ -260,7 +308,7 @@ def game_sharing_a_domino():
     cell, other = next(iter(partner.items()))
     terrain, crowns = probabilities(second)
     for (r, c), half in zip((cell, other), kind, strict=True):
-        terrain, crowns = misread(terrain, crowns, r, c, half)
+        terrain, crowns = misread(terrain, crowns, r, c, half, share=0.7)
     return probabilities(first), (terrain, crowns), first, (cell, other)
 
 
