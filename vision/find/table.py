@@ -178,11 +178,17 @@ def _table_distance(
     common = [k for k in tight if shares[k] >= MIN_CLUSTER_SHARE]
     if side_of is not None:
         sides = [_sides_showing(labels == k, side_of) for k in range(TABLE_CLUSTERS)]
-        around = [k for k in tight if sides[k] >= 3] or [
-            k  # only when no tight colour surrounds the photo: a wide one takes in tile colours
+        wide = [
+            k
             for k in range(TABLE_CLUSTERS)
             if sides[k] >= 3 and shares[k] >= WIDE_TABLE_SHARE and spread[k] <= WIDE_TABLE_CHROMA_SD
         ]
+        around = [k for k in tight if sides[k] >= 3]
+        # A wide colour takes in tile colours, so it joins only when the tight ones surrounding
+        # the photo cover less of the border than it does: a deep blue cloth's white dots are
+        # tight and on every side, but the cloth is the blue.
+        if sum(shares[k] for k in around) < max((shares[k] for k in wide), default=0):
+            around = sorted(set(around) | set(wide))
         common = [k for k in around if shares[k] >= MIN_CLUSTER_SHARE / 2] or common
     if not common:
         common = [int(np.argmax(shares))]
