@@ -346,3 +346,32 @@ def test_tiles_much_like_the_table_still_pull_the_frame_over_them():
     assert len(complete) == 3
     for truth in complete:
         assert min(corner_error(k.corners, truth.corners, truth.size) for k in found) < 0.15
+
+
+@pytest.mark.parametrize("seed", [9296, 9903])
+def test_a_seven_by_seven_frame_round_a_five_by_five_kingdom_and_table_is_its_five(seed):
+    """Development scenes on the blue cloth printed in checks about a tile wide: the lattice of a
+    5×5 kingdom ran on over the checks into a 7×7 frame. Every cell outside one 5×5 window of
+    it looks like the table (no 7×7 kingdom has 24 such cells round its edge): that window is
+    the kingdom."""
+    from lab.evaluate_tables import corner_error
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(seed)  # a development scene, not an evaluated one
+    found = find_kingdoms(scene.image).kingdoms
+    assert len(found) == 3 and all(k.size == 5 for k in found)
+    for kingdom in found:
+        assert min(corner_error(kingdom.corners, t.corners, t.size) for t in scene.kingdoms) < 0.25
+
+
+def test_seven_by_seven_kingdoms_on_that_cloth_keep_their_frames():
+    """Development scene 7022: two 7×7 kingdoms on the same blue cloth; their edge cells are
+    tiles, not table, so their frames stay 7×7."""
+    from lab.tables import make_table_scene
+    from vision.find.search import _five_inside_seven
+
+    scene = make_table_scene(7022)  # a development scene, not an evaluated one
+    found = find_kingdoms(scene.image).kingdoms
+    assert [k.size for k in found] == [7, 7]
+    for location in found:
+        assert _five_inside_seven(scene.image, location) is location
