@@ -474,8 +474,8 @@ def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocat
     """A 7×7 frame round a 5×5 kingdom and table, reframed to the kingdom's 5×5."""
     from vision.holes import table_likeness
 
-    if location.size != 7:
-        return location
+    if location.size != 7 or location.tile_span in (None, (0, 7, 0, 7)):
+        return location  # tiles seen in every row and column: a 7×7 kingdom
     likeness = table_likeness(image, location.homography, 7)
     if likeness is None:
         return location

@@ -365,8 +365,11 @@ def test_a_seven_by_seven_frame_round_a_five_by_five_kingdom_and_table_is_its_fi
 
 
 def test_seven_by_seven_kingdoms_on_that_cloth_keep_their_frames():
-    """Development scene 7022: two 7×7 kingdoms on the same blue cloth; their edge cells are
-    tiles, not table, so their frames stay 7×7."""
+    """Development scene 7022: two 7×7 kingdoms on the same blue cloth. Their tiles fill their
+    frames; and had the lattice seen tiles in only the middle 5×5, their edge cells would still
+    look like tiles, not table, so the frames stay 7×7."""
+    import dataclasses
+
     from lab.tables import make_table_scene
     from vision.find.search import _five_inside_seven
 
@@ -375,3 +378,5 @@ def test_seven_by_seven_kingdoms_on_that_cloth_keep_their_frames():
     assert [k.size for k in found] == [7, 7]
     for location in found:
         assert _five_inside_seven(scene.image, location) is location
+        fewer_seen = dataclasses.replace(location, tile_span=(1, 6, 1, 6))
+        assert _five_inside_seven(scene.image, fewer_seen) is fewer_seen
