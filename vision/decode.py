@@ -53,8 +53,8 @@ MAX_COST_NATS = 9.0
 # Half the log of the kind's count, not all of it: the model's probabilities already carry the
 # frequencies of its training cells (real kingdoms), so the whole count would count them twice.
 # On hard synthetic development scenes (lab.synth 5000-5799) 0.5 turned 7 boards right and 1
-# wrong; 1.0 turned 10 right and 11 wrong; the counts not taken against the average domino made
-# a two-hole gap a wheat domino (the set has two) in one more.
+# wrong. A first form, the plain log count, made a two-hole gap a wheat domino (the set has two)
+# in one more, and at weight 1.0 turned 10 boards right and 11 wrong.
 KIND_PRIOR_WEIGHT = 0.5
 _FLOOR = 1e-9  # probabilities are clipped here before the log: a model's "never" is not a proof
 _TIE = 1e-9
