@@ -70,9 +70,12 @@ def location_from_corners(
     return BoardLocation(corners, size, homography, warnings, **extra)
 
 
-def shift_frame(location: BoardLocation, down: int, right: int) -> BoardLocation:
-    """The same lattice with the N×N frame moved ``down`` rows and ``right`` columns."""
-    n = location.size
+def shift_frame(
+    location: BoardLocation, down: int, right: int, size: int | None = None
+) -> BoardLocation:
+    """The same lattice with its frame moved ``down`` rows and ``right`` columns, and made
+    ``size``×``size`` (by default the frame's own size); the tile span is clipped to it."""
+    n = location.size if size is None else size
     board = np.array(
         [[right, down], [right + n, down], [right + n, down + n], [right, down + n]], float
     )
@@ -80,7 +83,13 @@ def shift_frame(location: BoardLocation, down: int, right: int) -> BoardLocation
     corners = cv2.perspectiveTransform(board.reshape(-1, 1, 2), to_photo).reshape(4, 2)
     span = location.tile_span
     if span is not None:
-        span = (span[0] - down, span[1] - down, span[2] - right, span[3] - right)
+        row0, row1, col0, col1 = span
+        span = (
+            max(row0 - down, 0),
+            min(row1 - down, n),
+            max(col0 - right, 0),
+            min(col1 - right, n),
+        )
     return location_from_corners(
         corners,
         n,

@@ -488,25 +488,7 @@ def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocat
     least, down, right = max(windows)
     if least < RING_TABLE_LIKENESS:
         return location
-    window = np.array([[right, down], [right + 5, down], [right + 5, down + 5], [right, down + 5]])
-    to_photo = np.linalg.inv(location.homography)
-    corners = cv2.perspectiveTransform(window.reshape(-1, 1, 2).astype(float), to_photo)
-    span = location.tile_span
-    if span is not None:
-        row0, row1, col0, col1 = span
-        span = (
-            max(row0 - down, 0),
-            min(row1 - down, 5),
-            max(col0 - right, 0),
-            min(col1 - right, 5),
-        )
-    return location_from_corners(
-        corners.reshape(4, 2),
-        5,
-        location.warnings,
-        image_shape=location.image_shape,
-        tile_span=span,
-    )
+    return shift_frame(location, down, right, size=5)
 
 
 class _Placement(NamedTuple):
