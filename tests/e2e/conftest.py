@@ -218,6 +218,17 @@ def wait_for_app_run(page) -> None:
     )
 
 
+def click_when_idle(page, target) -> None:
+    """Click ``target`` once the run started by the previous input is over.
+
+    A button pressed while the page is still being redrawn was once lost (CI, the whole-table
+    test: the "put these kingdoms in the players' tabs" press did nothing), so every press that
+    follows an input waits for the app to be idle first, as a player's second tap would.
+    """
+    wait_for_app_run(page)
+    target.click()
+
+
 def kingdom_choice(page, name: str):
     """The player's name in "Whose kingdom" (the app draws one kingdom at a time)."""
     return page.locator(".st-key-kingdom_shown").get_by_role("radio", name=name, exact=True)
@@ -225,9 +236,8 @@ def kingdom_choice(page, name: str):
 
 def show_kingdom(page, name: str) -> None:
     """Show a player's kingdom: a tap on their name in "Whose kingdom"."""
-    wait_for_app_run(page)
     choice = kingdom_choice(page, name)
-    choice.click()
+    click_when_idle(page, choice)
     expect(choice).to_be_checked()
 
 
@@ -236,7 +246,7 @@ def enter_board_text(page, slot: int, text: str, size: int = 5) -> None:
     wait_for_app_run(page)
     box = page.locator(f".st-key-text_{size}_{slot} textarea")
     box.fill(text)
-    page.locator(f".st-key-apply_{slot}").get_by_role("button").click()
+    click_when_idle(page, page.locator(f".st-key-apply_{slot}").get_by_role("button"))
     wait_for_app_run(page)
 
 

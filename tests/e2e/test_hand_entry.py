@@ -3,6 +3,7 @@
 from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
     COMPONENT_FIRST_LOAD_MS,
+    click_when_idle,
     enter_board_text,
     expect,
     open_app,
@@ -15,8 +16,8 @@ from tests.e2e.conftest import (
 
 def test_tap_cells_with_the_brush(page):
     set_name(page, 0, "Anna")
-    page.locator(".st-key-brush_terrain_0").get_by_text("Mine", exact=True).click()
-    page.locator(".st-key-brush_crowns_0").get_by_text("2", exact=True).click()
+    click_when_idle(page, page.locator(".st-key-brush_terrain_0").get_by_text("Mine", exact=True))
+    click_when_idle(page, page.locator(".st-key-brush_crowns_0").get_by_text("2", exact=True))
     picture = page.frame_locator(".st-key-tap_5_0 iframe").locator("img")
     expect(picture).to_be_visible(timeout=COMPONENT_FIRST_LOAD_MS)
     box = picture.bounding_box()

@@ -5,6 +5,7 @@ import pytest
 from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
     AppServer,
+    click_when_idle,
     enter_board_text,
     expect,
     open_app,
@@ -32,7 +33,7 @@ def test_saved_game_survives_a_server_restart(browser, own_server):
     expect(total_of(page, "Anna")).to_contain_text("51")
     show_kingdom(page, "Player 2")
     enter_board_text(page, 1, WHEAT_24)
-    page.locator(".st-key-save_game button").click()
+    click_when_idle(page, page.locator(".st-key-save_game button"))
     expect(page.get_by_text("Saved in the history.")).to_be_visible()
 
     own_server.stop()

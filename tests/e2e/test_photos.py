@@ -4,6 +4,7 @@ from pathlib import Path
 
 from tests.app_boards import SAMPLES
 from tests.e2e.conftest import (
+    click_when_idle,
     enter_board_text,
     expect,
     screenshot,
@@ -50,7 +51,7 @@ def test_a_photo_of_a_table_scene_scores_right(page):
     set_name(page, 0, "Anna")
     upload(page, 0, SAMPLES / "synthetic-scene-12.jpg")
     expect(total_of(page, "Anna")).to_contain_text("51", timeout=20_000)
-    page.get_by_text("What the app saw in synthetic-scene-12.jpg").click()
+    click_when_idle(page, page.get_by_text("What the app saw in synthetic-scene-12.jpg"))
     expect(page.get_by_text("The grid found in the photo")).to_be_visible()
     screenshot(page, "photo-grid", top=page.get_by_text("What the app saw in"))
 
@@ -73,7 +74,7 @@ def test_tapping_the_four_corners_reads_the_kingdom_again(page):
     set_name(page, 0, "Anna")
     upload(page, 0, SAMPLES / "synthetic-scene-12.jpg")
     expect(total_of(page, "Anna")).to_contain_text("51", timeout=20_000)
-    page.locator(".st-key-fix_grid_5_0").get_by_text("The grid is wrong").click()
+    click_when_idle(page, page.locator(".st-key-fix_grid_5_0").get_by_text("The grid is wrong"))
 
     photo = page.frame_locator(".st-key-corners_5_0 iframe").locator("img")
     for number, (x, y) in enumerate(SCENE_12_CORNERS, start=1):
@@ -85,5 +86,5 @@ def test_tapping_the_four_corners_reads_the_kingdom_again(page):
     # Overwrite the board by hand first, so that the 51 below can only come from the new reading.
     enter_board_text(page, 0, "W0 W0 W0 W0 W0\n" * 2 + "W0 W0 C W0 W0\n" + "W0 W0 W0 W0 W0\n" * 2)
     expect(total_of(page, "Anna")).to_contain_text("15")
-    read_again.click()
+    click_when_idle(page, read_again)
     expect(total_of(page, "Anna")).to_contain_text("51", timeout=20_000)

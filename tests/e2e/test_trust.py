@@ -13,6 +13,7 @@ from tests.e2e.conftest import (
     COMPONENT_FIRST_LOAD_MS,
     DEVICES,
     AppServer,
+    click_when_idle,
     enter_board_text,
     expect,
     kingdom_choice,
@@ -71,7 +72,7 @@ def test_flagged_cells_keep_the_result_provisional_until_confirmed(device_page, 
     if page.viewport_size["width"] > 500:
         screenshot(page, "provisional", top=page.get_by_role("heading", name="Result"))
     show_kingdom(page, "Anna")
-    page.locator(".st-key-accept_0").get_by_role("button").click()  # "these cells are right"
+    click_when_idle(page, page.locator(".st-key-accept_0").get_by_role("button"))  # "cells right"
     expect(page.get_by_text(re.compile("wins this game|share first place"))).to_be_visible()
     expect(alert(page, "Warning", "Provisional:")).to_have_count(0)
 
@@ -97,7 +98,7 @@ def test_a_7x7_photo_in_the_default_setup_scores_136_and_can_be_undone(device_pa
     expect(alert(page, "Info", "now 7×7 Mighty Duel")).to_be_visible()
     if page.viewport_size["width"] > 500:
         screenshot(page, "size-follows-photo", top=page.locator(".st-key-size_notice"))
-    page.locator(".st-key-undo_size").get_by_role("button").click()
+    click_when_idle(page, page.locator(".st-key-undo_size").get_by_role("button"))
     expect(checked_size(page, CLASSIC)).to_be_visible()
     expect(alert(page, "Error", "shows a 7×7 kingdom")).to_be_visible(timeout=30_000)
     expect(total_of(page, "Player 1")).to_have_count(0)  # no wrong 5×5 kingdom scored
@@ -151,7 +152,8 @@ def test_the_game_survives_the_server_losing_the_session(browser, own_server, de
         enter_board_text(page, 0, BOARD_51)
         show_kingdom(page, "Player 2")
         enter_board_text(page, 1, WHEAT_24)
-        page.locator(".st-key-next_game").get_by_role("button").click()  # game 1 is over
+        next_game = page.locator(".st-key-next_game").get_by_role("button")
+        click_when_idle(page, next_game)  # game 1 is over
         expect(page.get_by_text("Kingdoms of game 2 of 3")).to_be_visible()
         wait_for_app_run(page)
         address = page.url
@@ -222,9 +224,9 @@ def test_tapping_the_chosen_source_again_keeps_the_uploader(device_page):
 def test_the_brush_offers_only_possible_crowns(device_page):
     page = device_page
     brush = page.locator(".st-key-brush_terrain_0")
-    brush.get_by_text("Mine", exact=True).click()
+    click_when_idle(page, brush.get_by_text("Mine", exact=True))
     expect(page.locator(".st-key-brush_crowns_0").get_by_role("radio")).to_have_count(4)
-    brush.get_by_text("Wheat", exact=True).click()
+    click_when_idle(page, brush.get_by_text("Wheat", exact=True))
     expect(page.locator(".st-key-brush_crowns_0").get_by_role("radio")).to_have_count(2)
     expect(page.get_by_text("Wheat carries at most 1 crown").first).to_be_visible()
 
@@ -253,6 +255,6 @@ def test_one_photo_of_the_whole_table_fills_every_players_kingdom(device_page, t
     expect(page.get_by_text("Kingdom 2 is")).to_be_visible()
     if page.viewport_size["width"] > 500:
         screenshot(page, "whole-table", top=page.get_by_text("One photo of the whole table"))
-    page.locator(".st-key-table_assign").get_by_role("button").click()
+    click_when_idle(page, page.locator(".st-key-table_assign").get_by_role("button"))
     expect(total_of(page, "Player 1")).to_be_visible(timeout=20_000)
     expect(total_of(page, "Player 2")).to_be_attached()  # in the result's second tab
