@@ -102,11 +102,24 @@ def with_figure(cell: np.ndarray, rng: np.random.Generator, part: str) -> np.nda
     stands on, ``"behind"`` as the cell behind it that its top leans into. Its shadow falls on
     the cell beside the figure. The figure faces up in the crop; training turns crops at random.
     """
-    picture, coverage = draw_figure(rng, (0.1, 1.4) if part == "tile" else (0.6, 1.4))
+    return figure_over(cell, rng, part)[0]
+
+
+def figure_over(
+    cell: np.ndarray,
+    rng: np.random.Generator,
+    part: str,
+    behind_rise: tuple[float, float] = (0.6, 1.4),
+) -> tuple[np.ndarray, float]:
+    """``with_figure``, also returning the share of the cell the figure covers (0-1).
+
+    ``behind_rise``: how high the figure rises, in cells, when drawn over the cell behind it.
+    """
+    picture, coverage = draw_figure(rng, (0.1, 1.4) if part == "tile" else behind_rise)
     rows = slice(2 * CROP, 3 * CROP) if part == "tile" else slice(CROP, 2 * CROP)
     picture, coverage = picture[rows], coverage[rows]
     shadow = np.roll(coverage, int(rng.integers(-CROP // 5, CROP // 5 + 1)), axis=1)
     shadow = cv2.GaussianBlur(shadow, (0, 0), 3) * (1 - coverage) * rng.uniform(0.2, 0.5)
     out = cell.astype(np.float32) * (1 - shadow[..., None])
     out = out * (1 - coverage[..., None]) + picture * coverage[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return np.clip(out, 0, 255).astype(np.uint8), float(coverage.mean())

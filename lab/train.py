@@ -35,7 +35,7 @@ from lab.data import (
     printed_cloth,
     synthetic_table,
 )
-from lab.figure import with_figure
+from lab.figure import figure_over
 from vision.cells import CROP, resize_board
 from vision.labels import CROWN_CLASSES, TERRAINS, terrain_index
 from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
@@ -63,13 +63,18 @@ class Recipe:
     cells with its top leaning over them (``lab.figure``). ``cloth_share``: share of the
     synthetic ``empty`` cells that are printed tablecloths (checks, stripes, dots, flowers) in any
     colour, lake-blue and grass-green included (``lab.data.printed_cloth``). ``glare_share``:
-    share of crops given a lamp's reflection (``lab.augment.glare``).
+    share of crops given a lamp's reflection (``lab.augment.glare``). ``behind_rise``: the
+    highest the figure rises over the cell behind it, in cells. ``hidden_crowns_cover``: a cell
+    behind the figure covered more than this share has its crown count trained towards "no
+    idea" (as a blurred cell's), since what is under the figure cannot be seen.
     """
 
     light_shifts: float = 0.5
     figure_crops: int = 300
     cloth_share: float = 0.4
     glare_share: float = 0.15
+    behind_rise: float = 1.4
+    hidden_crowns_cover: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -107,9 +112,11 @@ def _table_with_neighbour_edge(
 
 
 def _figure_crops(
-    data: TrainingSet, rng: np.random.Generator, count: int
+    data: TrainingSet, rng: np.random.Generator, recipe: Recipe
 ) -> tuple[list[np.ndarray], list[int], list[int]]:
-    """``count`` start tiles under a 3D castle figure and ``count`` cells its top leans into."""
+    """``recipe.figure_crops`` start tiles under a 3D castle figure and as many cells its top
+    leans into."""
+    count = recipe.figure_crops
     castles, others = [], []
     for board, scaled in zip(data.boards, data.scaled_boards, strict=True):
         for r, c in np.ndindex(board.terrain.shape):
@@ -126,7 +133,11 @@ def _figure_crops(
     for sources, part in ((castles, "tile"), (others, "behind")):
         for i in rng.integers(len(sources), size=count if sources else 0):
             scaled, box, terrain, crown = sources[i]
-            images.append(with_figure(jittered_cell(scaled, box, rng), rng, part))
+            cell = jittered_cell(scaled, box, rng)
+            image, cover = figure_over(cell, rng, part, (0.6, recipe.behind_rise))
+            if part == "behind" and cover > recipe.hidden_crowns_cover:
+                crown = UNKNOWN_CROWNS
+            images.append(image)
             terrains.append(terrain)
             crowns.append(crown)
     return images, terrains, crowns
@@ -177,7 +188,7 @@ def sample_epoch(
         terrains.append(EMPTY)
         crowns.append(0)
     if recipe.figure_crops:
-        figures, figure_terrains, figure_crowns = _figure_crops(data, rng, recipe.figure_crops)
+        figures, figure_terrains, figure_crowns = _figure_crops(data, rng, recipe)
         images += [effects(cell) for cell in figures]
         terrains += figure_terrains
         crowns += figure_crowns
@@ -578,6 +589,18 @@ def main(argv: list[str] | None = None) -> None:
         default=shipped.glare_share,
         help="share of training crops given a lamp's reflection",
     )
+    parser.add_argument(
+        "--behind-rise",
+        type=float,
+        default=shipped.behind_rise,
+        help="highest the castle figure rises over the cell behind it, in cells",
+    )
+    parser.add_argument(
+        "--hidden-crowns-cover",
+        type=float,
+        default=shipped.hidden_crowns_cover,
+        help="a cell behind the figure covered more than this share: crowns trained as unknown",
+    )
     parser.add_argument("--oof", type=Path, default=DEFAULT_OOF, help="held-out predictions")
     parser.add_argument("--out", type=Path, default=MODELS_DIR)
     parser.add_argument(
@@ -591,7 +614,14 @@ def main(argv: list[str] | None = None) -> None:
         recalibrate(args.oof, args.out / META_FILE)
         return
     started = time.perf_counter()
-    recipe = Recipe(args.light_shifts, args.figure_crops, args.cloth_share, args.glare_share)
+    recipe = Recipe(
+        args.light_shifts,
+        args.figure_crops,
+        args.cloth_share,
+        args.glare_share,
+        args.behind_rise,
+        args.hidden_crowns_cover,
+    )
     boards, crops = load_aau_boards(), load_cell_crops()
     print(f"{len(boards)} boards ({len({b.kingdom for b in boards})} kingdoms), {len(crops)} crops")
     threshold, crown_weights = 0.5, (1.0,) * CROWN_CLASSES

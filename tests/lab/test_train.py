@@ -37,6 +37,20 @@ def test_figure_crops_add_castles_under_figures_and_cells_behind_them():
     assert np.sum(figures[1] == EMPTY) == np.sum(plain[1] == EMPTY)
 
 
+def test_a_cell_mostly_hidden_by_the_figure_is_trained_with_unknown_crowns():
+    data = _tiny_training_set()
+
+    def unknown_crowns(recipe: Recipe) -> int:
+        # The blurred cells (HEAVY_BLUR_SHARE) are unknown too: count them alike in both runs.
+        return int(np.sum(sample_epoch(data, np.random.default_rng(4), 0, recipe=recipe)[2] < 0))
+
+    never = unknown_crowns(Recipe(0, 200, 0, 0, 1.8, 1.0))
+    over_half = unknown_crowns(Recipe(0, 200, 0, 0, 1.8, 0.5))
+    over_none = unknown_crowns(Recipe(0, 200, 0, 0, 1.8, -1.0))
+    assert over_none - never >= 180  # every cell behind (a few already blurred past reading)
+    assert 10 <= over_half - never <= 150  # only the cells covered more than half
+
+
 def test_cloth_share_is_the_share_of_empty_cells_drawn_as_printed_cloths(monkeypatch):
     # A black "cloth" marks which empty cells came from printed_cloth.
     monkeypatch.setattr(
