@@ -166,7 +166,10 @@ def _read_cells(
     cells = read_board_image(board_image, size)
     if location is not None and not location.straightened:
         # A cell that looks like this photo's table around the kingdom is likely a hole.
-        cells = judge_holes(cells, table_likeness(image, location.homography, location.size))
+        likeness = location.table_likeness  # measured by the finder for this frame
+        if likeness is None:
+            likeness = table_likeness(image, location.homography, location.size)
+        cells = judge_holes(cells, likeness)
     return cells
 
 

@@ -42,3 +42,22 @@ def test_no_kingdom_is_refused():
         read_table(np.full((900, 1200, 3), 200, np.uint8))
     with pytest.raises(ValueError, match="5 or 7"):
         read_table(np.full((900, 1200, 3), 200, np.uint8), size=4)
+
+
+def test_each_kingdoms_holes_are_judged_with_the_likeness_the_finder_measured(monkeypatch):
+    """The finder measures every kingdom's table likeness (to refuse frames that are mostly
+    table); reading the kingdom uses that measurement, it does not warp the photo again."""
+    import vision.pipeline
+    from lab.tables import make_table_scene
+
+    calls = []
+    measure = vision.pipeline.table_likeness
+    monkeypatch.setattr(
+        vision.pipeline,
+        "table_likeness",
+        lambda *args: calls.append(args) or measure(*args),
+    )
+    reading = read_table(make_table_scene(1).image)  # two complete kingdoms
+    assert len(reading.kingdoms) == 2
+    assert all(k.location.table_likeness is not None for k in reading.kingdoms)
+    assert calls == []

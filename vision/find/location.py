@@ -45,6 +45,10 @@ class BoardLocation:
     # Rows [r0, r1) and columns [c0, c1) of the frame that hold tiles, when the finder saw them;
     # None when the frame came from the caller's corners or is the whole (straightened) image.
     tile_span: tuple[int, int, int, int] | None = None
+    # (N, N) how much each cell looks like the table around the frame
+    # (``vision.holes.table_likeness``), when the finder measured it for this very frame; the
+    # reader judges holes with it instead of measuring again. None: not measured.
+    table_likeness: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         corners = np.array(self.corners, dtype=np.float64).reshape(4, 2)
@@ -58,6 +62,12 @@ class BoardLocation:
         object.__setattr__(self, "corners", corners)
         object.__setattr__(self, "homography", homography)
         object.__setattr__(self, "warnings", tuple(self.warnings))
+        if self.table_likeness is not None:
+            likeness = np.array(self.table_likeness, dtype=np.float64)
+            if likeness.shape != (self.size, self.size):
+                raise ValueError(f"table_likeness must be {self.size}×{self.size}")
+            likeness.flags.writeable = False
+            object.__setattr__(self, "table_likeness", likeness)
 
 
 def location_from_corners(

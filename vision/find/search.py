@@ -89,6 +89,12 @@ UNSEEN_TILES_MEAN_GAP = 0.25
 # cells round its edge; on a cloth printed in checks about a tile wide, the lattice of a 5×5
 # kingdom ran on over them into a 7×7 frame (lab.tables development scenes 9296, 9389, 9903).
 RING_TABLE_LIKENESS = 0.6
+# A frame whose cells look this much like the table at least this often is no kingdom: on fresh
+# lab.tables development scenes (9000-9999) the 1,934 frames of real kingdoms had at most 0.49
+# of their cells so (a 5×5 kingdom framed 7×7: 24 of 49), the next 0.40; frames found where no
+# kingdom is, 0.6 and 1.0 (and 0, 0.43, 0.48: those are not told apart by this).
+TABLE_LIKE = 0.6
+MAX_TABLE_LIKE_SHARE = 0.55
 
 
 @dataclass(frozen=True)
@@ -135,6 +141,7 @@ def find_board(
         straightened=largest.straightened,
         image_shape=largest.image_shape,
         tile_span=largest.tile_span,
+        table_likeness=largest.table_likeness,
     )
 
 
@@ -202,8 +209,12 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             sentence = cut_off_sentence(location, touches, past_edge, support)
             if sentence:
                 cut_off.append(sentence)
-            else:
-                complete.append(location)
+                continue
+            location = _with_table_likeness(image, location)
+            if _mostly_table(location):
+                first_error = first_error or NoBoardFound(MOSTLY_TABLE)
+                continue
+            complete.append(location)
     if not complete:
         if cut_off:
             raise NoBoardFound(
@@ -489,6 +500,28 @@ def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocat
     if least < RING_TABLE_LIKENESS:
         return location
     return shift_frame(location, down, right, size=5)
+
+
+MOSTLY_TABLE = (
+    "no kingdom found: the only grid seen is mostly table, no tiles on it; take the photo from"
+    " above with the whole kingdom in the frame, or tap the kingdom's four corners"
+)
+
+
+def _with_table_likeness(image: np.ndarray, location: BoardLocation) -> BoardLocation:
+    """``location`` carrying its cells' table likeness (the reader's holes use it too)."""
+    from vision.holes import table_likeness
+
+    likeness = table_likeness(image, location.homography, location.size)
+    return dataclasses.replace(location, table_likeness=likeness)
+
+
+def _mostly_table(location: BoardLocation) -> bool:
+    """Whether so many of the frame's cells look like the table that it holds no kingdom."""
+    likeness = location.table_likeness
+    if likeness is None:  # too little table in view to tell
+        return False
+    return float((likeness >= TABLE_LIKE).mean()) >= MAX_TABLE_LIKE_SHARE
 
 
 class _Placement(NamedTuple):

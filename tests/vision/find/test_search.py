@@ -380,3 +380,38 @@ def test_seven_by_seven_kingdoms_on_that_cloth_keep_their_frames():
         assert _five_inside_seven(scene.image, location) is location
         fewer_seen = dataclasses.replace(location, tile_span=(1, 6, 1, 6))
         assert _five_inside_seven(scene.image, fewer_seen) is fewer_seen
+
+
+@pytest.mark.parametrize("seed", [9021, 9631])
+def test_a_frame_that_is_mostly_table_is_no_kingdom(seed):
+    """Development scenes where a frame was found over table and clutter only (at least 0.6 of
+    its cells look like the table; no real kingdom's frame had over 0.49): it is refused, the
+    kingdoms beside it are still all found, and each carries the table likeness the reader
+    reuses for its holes."""
+    from lab.evaluate_tables import corner_error
+    from lab.tables import make_table_scene
+    from vision.find.search import MAX_TABLE_LIKE_SHARE, TABLE_LIKE
+
+    scene = make_table_scene(seed)  # a development scene, not an evaluated one
+    found = find_kingdoms(scene.image).kingdoms
+    complete = [t for t in scene.kingdoms if t.complete]
+    assert len(found) == len(complete)
+    for kingdom in found:
+        assert min(corner_error(kingdom.corners, t.corners, t.size) for t in complete) < 0.25
+        assert kingdom.table_likeness.shape == (kingdom.size, kingdom.size)
+        assert (kingdom.table_likeness >= TABLE_LIKE).mean() < MAX_TABLE_LIKE_SHARE
+
+
+def test_mostly_table_is_judged_on_the_frames_cells():
+    from vision.find.location import location_from_corners
+    from vision.find.search import _mostly_table
+
+    corners = np.array([[0, 0], [500, 0], [500, 500], [0, 500]], float)
+    likeness = np.zeros((5, 5))
+    assert not _mostly_table(location_from_corners(corners, 5))  # not measured: no judgement
+    likeness.flat[:13] = 0.7  # 13 of 25 cells like the table
+    assert not _mostly_table(location_from_corners(corners, 5, table_likeness=likeness))
+    likeness.flat[:14] = 0.7  # 14 of 25: more than MAX_TABLE_LIKE_SHARE
+    assert _mostly_table(location_from_corners(corners, 5, table_likeness=likeness))
+    with pytest.raises(ValueError, match="5×5"):
+        location_from_corners(corners, 5, table_likeness=np.zeros((7, 7)))
