@@ -109,13 +109,13 @@ def figure_over(
     cell: np.ndarray,
     rng: np.random.Generator,
     part: str,
-    behind_rise: tuple[float, float] = (0.6, 1.4),
+    behind_rise: float = 1.4,
 ) -> tuple[np.ndarray, float]:
     """``with_figure``, also returning the share of the cell the figure covers (0-1).
 
-    ``behind_rise``: how high the figure rises, in cells, when drawn over the cell behind it.
+    ``behind_rise``: the highest the figure rises, in cells, when drawn over the cell behind it.
     """
-    picture, coverage = draw_figure(rng, (0.1, 1.4) if part == "tile" else behind_rise)
+    picture, coverage = draw_figure(rng, (0.1, 1.4) if part == "tile" else (0.6, behind_rise))
     rows = slice(2 * CROP, 3 * CROP) if part == "tile" else slice(CROP, 2 * CROP)
     picture, coverage = picture[rows], coverage[rows]
     shadow = np.roll(coverage, int(rng.integers(-CROP // 5, CROP // 5 + 1)), axis=1)

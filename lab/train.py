@@ -134,7 +134,7 @@ def _figure_crops(
         for i in rng.integers(len(sources), size=count if sources else 0):
             scaled, box, terrain, crown = sources[i]
             cell = jittered_cell(scaled, box, rng)
-            image, cover = figure_over(cell, rng, part, (0.6, recipe.behind_rise))
+            image, cover = figure_over(cell, rng, part, recipe.behind_rise)
             if part == "behind" and cover > recipe.hidden_crowns_cover:
                 crown = UNKNOWN_CROWNS
             images.append(image)
@@ -615,12 +615,12 @@ def main(argv: list[str] | None = None) -> None:
         return
     started = time.perf_counter()
     recipe = Recipe(
-        args.light_shifts,
-        args.figure_crops,
-        args.cloth_share,
-        args.glare_share,
-        args.behind_rise,
-        args.hidden_crowns_cover,
+        light_shifts=args.light_shifts,
+        figure_crops=args.figure_crops,
+        cloth_share=args.cloth_share,
+        glare_share=args.glare_share,
+        behind_rise=args.behind_rise,
+        hidden_crowns_cover=args.hidden_crowns_cover,
     )
     boards, crops = load_aau_boards(), load_cell_crops()
     print(f"{len(boards)} boards ({len({b.kingdom for b in boards})} kingdoms), {len(crops)} crops")

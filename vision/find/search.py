@@ -95,6 +95,10 @@ RING_TABLE_LIKENESS = 0.6
 # kingdom is, 0.6 and 1.0 (and 0, 0.43, 0.48: those are not told apart by this).
 TABLE_LIKE = 0.6
 MAX_TABLE_LIKE_SHARE = 0.55
+MOSTLY_TABLE = (
+    "no kingdom found: the only grid seen is mostly table, no tiles on it; take the photo from"
+    " above with the whole kingdom in the frame, or tap the kingdom's four corners"
+)
 
 
 @dataclass(frozen=True)
@@ -447,7 +451,7 @@ def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocat
     if span is None or (span[1] - span[0], span[3] - span[2]) == (n, n):
         return location
     row0, row1, col0, col1 = span
-    placements = []
+    placements, here = [], None
     for down in range(row1 - n, row0 + 1):
         for right in range(col1 - n, col0 + 1):
             moved = shift_frame(location, down, right) if (down, right) != (0, 0) else location
@@ -457,16 +461,16 @@ def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocat
             r0, r1, c0, c1 = moved.tile_span
             spare = np.ones((n, n), bool)
             spare[r0:r1, c0:c1] = False
-            placements.append(
-                _Placement(
-                    moved,
-                    likeness,
-                    tile_like=int((likeness[spare] < TILE_LIKENESS).sum()),
-                    mean_likeness=float(likeness[spare].mean()),
-                    one_way=down == 0 or right == 0,
-                )
+            placement = _Placement(
+                dataclasses.replace(moved, table_likeness=likeness),  # measured: not again
+                likeness,
+                tile_like=int((likeness[spare] < TILE_LIKENESS).sum()),
+                mean_likeness=float(likeness[spare].mean()),
+                one_way=down == 0 or right == 0,
             )
-    here = next(p for p in placements if p.location is location)
+            placements.append(placement)
+            if (down, right) == (0, 0):
+                here = placement
     best = max(placements, key=lambda p: p.tile_like)
     if best.tile_like - here.tile_like >= UNSEEN_TILES_MIN:
         grown = _grown_over_tiles(best.location.tile_span, best.likeness)
@@ -478,7 +482,7 @@ def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocat
     least = min((p for p in placements if p.one_way), key=lambda p: p.mean_likeness)
     if here.mean_likeness - least.mean_likeness >= UNSEEN_TILES_MEAN_GAP:
         return least.location
-    return location
+    return here.location
 
 
 def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocation:
@@ -487,7 +491,9 @@ def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocat
 
     if location.size != 7 or location.tile_span in (None, (0, 7, 0, 7)):
         return location  # tiles seen in every row and column: a 7×7 kingdom
-    likeness = table_likeness(image, location.homography, 7)
+    likeness = location.table_likeness  # measured already if placed over unseen tiles
+    if likeness is None:
+        likeness = table_likeness(image, location.homography, 7)
     if likeness is None:
         return location
     windows = []
@@ -498,20 +504,19 @@ def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocat
             windows.append((float(likeness[outside].min()), down, right))
     least, down, right = max(windows)
     if least < RING_TABLE_LIKENESS:
+        if location.table_likeness is None:  # measured here: carried on, not measured again
+            location = dataclasses.replace(location, table_likeness=likeness)
         return location
     return shift_frame(location, down, right, size=5)
 
 
-MOSTLY_TABLE = (
-    "no kingdom found: the only grid seen is mostly table, no tiles on it; take the photo from"
-    " above with the whole kingdom in the frame, or tap the kingdom's four corners"
-)
-
-
 def _with_table_likeness(image: np.ndarray, location: BoardLocation) -> BoardLocation:
-    """``location`` carrying its cells' table likeness (the reader's holes use it too)."""
+    """``location`` carrying its cells' table likeness (the reader's holes use it too),
+    measured unless a step before (placing the frame over unseen tiles) measured it already."""
     from vision.holes import table_likeness
 
+    if location.table_likeness is not None:
+        return location
     likeness = table_likeness(image, location.homography, location.size)
     return dataclasses.replace(location, table_likeness=likeness)
 
