@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.find.lattice import gradient_images, opponent_colour
+from vision.find.location import cells_in_photo
 
 PX = 32  # pixels per cell of the straightened view the check looks at
 EDGE_TOLERANCE = 0.2  # of a cell: how far a tapped or fitted line may be from the real edge
@@ -114,9 +115,11 @@ def cut_off_sentence(
     or columns beyond the edge), or its frame reaches beyond the photo, or (``past_edge``, from
     ``lattice.tiles_past_edge``) tile seams run on past its frame into the photo's edge, or its
     frame is flush with the edge and sits poorly on the tiles (``support``, from
-    ``lattice.frame_edge_support``, under FLUSH_MIN_SUPPORT).
+    ``lattice.frame_edge_support``, under FLUSH_MIN_SUPPORT). And whatever its tiles touch: a
+    frame with a cell outside the photo, which no reading can see.
     """
-    if not touches:
+    outside = not cells_in_photo(location).all()
+    if not touches and not outside:
         return None
     n = location.size
     short = False
@@ -132,7 +135,7 @@ def cut_off_sentence(
     gap = min(corners[:, 0].min(), corners[:, 1].min(), w - corners[:, 0].max())
     gap = min(gap, h - corners[:, 1].max())
     squeezed = gap < FLUSH_ZONE * cell and support < FLUSH_MIN_SUPPORT
-    if not (short or beyond or past_edge or squeezed):
+    if not (short or beyond or past_edge or squeezed or outside):
         return None
     return f"a kingdom {where_in_photo(corners.mean(axis=0), (h, w))} is cut by the photo's edge"
 

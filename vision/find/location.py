@@ -80,6 +80,17 @@ def location_from_corners(
     return BoardLocation(corners, size, homography, warnings, **extra)
 
 
+def cells_in_photo(location: BoardLocation) -> np.ndarray:
+    """(N, N) bool: whether each cell's centre lies in the photo (``location.image_shape``)."""
+    n = location.size
+    centres = np.array([[c + 0.5, r + 0.5] for r in range(n) for c in range(n)], np.float64)
+    to_photo = np.linalg.inv(location.homography)
+    points = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), to_photo).reshape(-1, 2)
+    h, w = location.image_shape
+    inside = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
+    return inside.reshape(n, n)
+
+
 def shift_frame(
     location: BoardLocation, down: int, right: int, size: int | None = None
 ) -> BoardLocation:

@@ -36,6 +36,7 @@ from vision.find.location import (
     SIZES,
     BoardLocation,
     NoBoardFound,
+    cells_in_photo,
     check_image,
     is_quad,
     location_from_corners,
@@ -214,8 +215,8 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             if sentence:
                 cut_off.append(sentence)
                 continue
-            location = _with_table_likeness(image, location)
-            if _mostly_table(location):
+            location = _off_the_table(image, _with_table_likeness(image, location))
+            if _mostly_table(location, size_given=size is not None):
                 first_error = first_error or NoBoardFound(MOSTLY_TABLE)
                 continue
             complete.append(location)
@@ -461,11 +462,14 @@ def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocat
             r0, r1, c0, c1 = moved.tile_span
             spare = np.ones((n, n), bool)
             spare[r0:r1, c0:c1] = False
+            # A cell beyond the photo's edge shows no tile (the warp fills it black, unlike any
+            # table); the kingdom's tiles stopped short of the edge, so it counts as table.
+            seen = np.where(cells_in_photo(moved), likeness, 1.0)
             placement = _Placement(
                 dataclasses.replace(moved, table_likeness=likeness),  # measured: not again
                 likeness,
-                tile_like=int((likeness[spare] < TILE_LIKENESS).sum()),
-                mean_likeness=float(likeness[spare].mean()),
+                tile_like=int((seen[spare] < TILE_LIKENESS).sum()),
+                mean_likeness=float(seen[spare].mean()),
                 one_way=down == 0 or right == 0,
             )
             placements.append(placement)
@@ -521,11 +525,69 @@ def _with_table_likeness(image: np.ndarray, location: BoardLocation) -> BoardLoc
     return dataclasses.replace(location, table_likeness=likeness)
 
 
-def _mostly_table(location: BoardLocation) -> bool:
-    """Whether so many of the frame's cells look like the table that it holds no kingdom."""
+def _off_the_table(image: np.ndarray, location: BoardLocation) -> BoardLocation:
+    """A frame with a whole edge row or column on the table, moved one cell the other way when
+    that brings in a line of tiles.
+
+    A cloth printed in checks about a tile wide can carry the lattice one line past the
+    kingdom's edge and leave its last line of tiles out (lab.synth development scene 5664): the
+    frame then reads table as tiles and misses real ones. A kingdom really missing a whole line
+    shows table beyond its other side too, and keeps its frame.
+    """
+    from vision.holes import table_likeness
+
+    likeness = location.table_likeness
+    if likeness is None:
+        return location
+    n = location.size
+    edges = {  # side: (its line of cells, the move away from it)
+        "top": (likeness[0, :], (1, 0)),
+        "bottom": (likeness[-1, :], (-1, 0)),
+        "left": (likeness[:, 0], (0, 1)),
+        "right": (likeness[:, -1], (0, -1)),
+    }
+    for line, (down, right) in edges.values():
+        if line.min() < TABLE_LIKE:
+            continue
+        moved = shift_frame(location, down, right)
+        if not cells_in_photo(moved).all():
+            continue
+        moved_likeness = table_likeness(image, moved.homography, n)
+        if moved_likeness is None:
+            continue
+        brought_in = {
+            (1, 0): moved_likeness[-1, :],
+            (-1, 0): moved_likeness[0, :],
+            (0, 1): moved_likeness[:, -1],
+            (0, -1): moved_likeness[:, 0],
+        }[(down, right)]
+        unlike_table = int((brought_in < TABLE_LIKE).sum())
+        tile_like = int((brought_in < TILE_LIKENESS).sum())
+        if unlike_table >= n - 1 and tile_like >= UNSEEN_TILES_MIN:
+            row0, row1, col0, col1 = moved.tile_span or (0, n, 0, n)
+            span = (  # grown over the line of tiles brought in
+                0 if down == -1 else row0,
+                n if down == 1 else row1,
+                0 if right == -1 else col0,
+                n if right == 1 else col1,
+            )
+            return dataclasses.replace(moved, tile_span=span, table_likeness=moved_likeness)
+    return location
+
+
+def _mostly_table(location: BoardLocation, size_given: bool = False) -> bool:
+    """Whether so many of the frame's cells look like the table that it holds no kingdom.
+
+    With the size given by the caller, only the cells where the lattice saw tiles count: a
+    frame made bigger than its tiles (a 7×7 asked for round a 5×5 kingdom) has table round them
+    by design.
+    """
     likeness = location.table_likeness
     if likeness is None:  # too little table in view to tell
         return False
+    if size_given and location.tile_span is not None:
+        row0, row1, col0, col1 = location.tile_span
+        likeness = likeness[row0:row1, col0:col1]
     return float((likeness >= TABLE_LIKE).mean()) >= MAX_TABLE_LIKE_SHARE
 
 

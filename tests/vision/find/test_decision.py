@@ -139,6 +139,12 @@ def test_cut_off_needs_the_border_and_missing_cells_or_a_frame_outside():
     assert "at the right" in cut_off_sentence(
         _location(near, span=(0, 5, 0, 5)), touches=True, past_edge=True
     )
+    # Whatever its tiles touch, a frame with cells beyond the photo is not read: no reading can
+    # see them (a frame whose spare row went past the edge, lab.synth development scene 5493).
+    below = [[300, 800], [800, 800], [800, 1300], [300, 1300]]  # its last row's centres at 1250
+    assert cut_off_sentence(_location(below, span=(0, 4, 0, 5)), touches=False) == (
+        "a kingdom at the bottom is cut by the photo's edge"
+    )
 
 
 def test_touches_border():

@@ -402,6 +402,41 @@ def test_a_frame_that_is_mostly_table_is_no_kingdom(seed):
         assert (kingdom.table_likeness >= TABLE_LIKE).mean() < MAX_TABLE_LIKE_SHARE
 
 
+@pytest.mark.parametrize("seed", [5493, 5664])
+def test_a_frame_one_line_off_the_kingdom_is_moved_onto_it(seed):
+    """lab.synth hard development scenes on a wheat-yellow cloth printed in checks about a tile
+    wide, both read as whole boards and confidently wrong. 5493: a frame bigger than the tiles
+    seen put its spare row past the photo's edge, where the black the straightening fills in
+    looked like tiles, not table. 5664: the lattice ran one column on over the checks and left
+    the kingdom's last column out; that frame's edge column is all table, and the column beyond
+    its other side is tiles."""
+    from lab.evaluate_tables import corner_error
+    from lab.synth import make_hard_scene
+
+    scene = make_hard_scene(seed)  # a development scene, not an evaluated one
+    location = find_board(scene.image)
+    assert location.size == scene.size
+    assert corner_error(location.corners, scene.corners, scene.size) < 0.15
+
+
+def test_a_kingdom_missing_a_whole_line_keeps_its_frame(aau_board):
+    """A frame whose edge column is all table stays where it is when there is table beyond its
+    other side too: the kingdom really lacks that column."""
+    from vision.find.location import location_from_corners
+    from vision.find.search import _off_the_table, _with_table_likeness
+
+    photo = table("wood", 1000, 1200, seed=4)
+    board = aau_board(4).copy()
+    board[:, 400:] = photo[300:800, 700:800]  # the last column: table, as if never laid
+    lay(photo, board, 300, 300)
+    corners = np.array([[300, 300], [800, 300], [800, 800], [300, 800]], float)
+    location = _with_table_likeness(
+        photo, location_from_corners(corners, 5, image_shape=photo.shape[:2])
+    )
+    assert (location.table_likeness[:, 4] >= 0.6).all()  # that column looks like the table
+    assert _off_the_table(photo, location) is location
+
+
 def test_mostly_table_is_judged_on_the_frames_cells():
     from vision.find.location import location_from_corners
     from vision.find.search import _mostly_table
