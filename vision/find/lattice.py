@@ -143,6 +143,12 @@ def straightened_size(gradients: tuple[np.ndarray, np.ndarray]) -> int | None:
 # --- 4. snap to the tile lattice --------------------------------------------------------------
 
 MAX_SPAN = 8  # cells along one side we consider (7 and one for tolerance)
+# Fewest cells counted along one side of a lattice snapped to tile edges (outlines may count
+# two: a strip of two rows is then refused as too few tiles). Two cells' one inner line can be
+# any strong edge, and their centres are cells' centres of a lattice three times as fine, so
+# the lattice contrast can favour two over six real cells (development scene 9903: lake tiles
+# beside a blue cloth's check).
+SNAPPED_MIN_COUNT = 3
 # Sum of the row and column lattice contrasts of the best cell count: synthetic kingdoms score
 # 2.5-12 (median 7.6), a smooth blurred blob about 2.2; below this it is not a tile lattice.
 MIN_LATTICE_CLARITY = 2.0
@@ -324,7 +330,7 @@ def _with_snapped(small: np.ndarray, mask: np.ndarray, counted: list):
         snapped = _snapped_quad(small, quad)
         if snapped is not None:
             try:
-                yield _count_cells(small, snapped), snapped, True
+                yield _count_cells(small, snapped, SNAPPED_MIN_COUNT), snapped, True
             except NoBoardFound:
                 continue
 
@@ -484,15 +490,16 @@ def _spare_before(spare: int, lean: int) -> int:
     return spare // 2
 
 
-def _count_cells(small: np.ndarray, quad: np.ndarray) -> tuple[int, int, float]:
-    """How many cells the quadrilateral spans along x (TL→TR) and y (TL→BL), and how clearly."""
+def _count_cells(small: np.ndarray, quad: np.ndarray, fewest: int = 2) -> tuple[int, int, float]:
+    """How many cells (``fewest`` or more) the quadrilateral spans along x (TL→TR) and y
+    (TL→BL), and how clearly."""
     width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
     scale = SEARCH_LONG_SIDE / max(width, height)
     w, h = max(16, int(round(width * scale))), max(16, int(round(height * scale)))
     col_profile, row_profile = edge_profiles(small, quad, w, h)
-    score_x = {k: _lattice_contrast(col_profile, k) for k in range(2, MAX_SPAN + 1)}
-    score_y = {k: _lattice_contrast(row_profile, k) for k in range(2, MAX_SPAN + 1)}
+    score_x = {k: _lattice_contrast(col_profile, k) for k in range(fewest, MAX_SPAN + 1)}
+    score_y = {k: _lattice_contrast(row_profile, k) for k in range(fewest, MAX_SPAN + 1)}
     candidates = []
     for kx, sx in score_x.items():
         for ky, sy in score_y.items():

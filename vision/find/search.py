@@ -540,14 +540,16 @@ def _off_the_table(image: np.ndarray, location: BoardLocation) -> BoardLocation:
     if likeness is None:
         return location
     n = location.size
-    edges = {  # side: (its line of cells, the move away from it)
-        "top": (likeness[0, :], (1, 0)),
-        "bottom": (likeness[-1, :], (-1, 0)),
-        "left": (likeness[:, 0], (0, 1)),
-        "right": (likeness[:, -1], (0, -1)),
-    }
-    for line, (down, right) in edges.values():
-        if line.min() < TABLE_LIKE:
+    # Each side's line of cells, the move away from it, and where the line brought in lies
+    # after the move (the opposite side).
+    sides = (
+        (np.s_[0, :], (1, 0), np.s_[-1, :]),
+        (np.s_[-1, :], (-1, 0), np.s_[0, :]),
+        (np.s_[:, 0], (0, 1), np.s_[:, -1]),
+        (np.s_[:, -1], (0, -1), np.s_[:, 0]),
+    )
+    for line, (down, right), opposite in sides:
+        if likeness[line].min() < TABLE_LIKE:
             continue
         moved = shift_frame(location, down, right)
         if not cells_in_photo(moved).all():
@@ -555,12 +557,7 @@ def _off_the_table(image: np.ndarray, location: BoardLocation) -> BoardLocation:
         moved_likeness = table_likeness(image, moved.homography, n)
         if moved_likeness is None:
             continue
-        brought_in = {
-            (1, 0): moved_likeness[-1, :],
-            (-1, 0): moved_likeness[0, :],
-            (0, 1): moved_likeness[:, -1],
-            (0, -1): moved_likeness[:, 0],
-        }[(down, right)]
+        brought_in = moved_likeness[opposite]
         unlike_table = int((brought_in < TABLE_LIKE).sum())
         tile_like = int((brought_in < TILE_LIKENESS).sum())
         if unlike_table >= n - 1 and tile_like >= UNSEEN_TILES_MIN:

@@ -124,3 +124,20 @@ def test_a_glare_spot_beside_a_kingdom_does_not_push_its_frame_off_the_tiles():
     location = find_board(scene.image)
     assert location.size == 7
     assert corner_error(location.corners, scene.corners, 7) < 0.2
+
+
+def test_a_snapped_lattice_of_six_cells_with_one_strong_middle_line_is_six_not_two():
+    """Development scene 9903: a kingdom of lake tiles on a blue checked cloth, whose lattice
+    snapped six cells wide, had only its middle line strong (a check's edge under it); counted
+    by contrast at lines over centres, two cells won (their centres are cells' centres too).
+    A lattice snapped to tile edges is counted from three cells up."""
+    from vision.find.lattice import SNAPPED_MIN_COUNT, _count_cells
+
+    image = np.full((300, 300, 3), 120, np.uint8)
+    for k in range(1, 6):
+        strength = 120 if k == 3 else 35
+        image[:, 50 * k - 1 : 50 * k + 1] = 120 + strength
+        image[50 * k - 1 : 50 * k + 1, :] = 120 + strength
+    quad = np.array([[0, 0], [300, 0], [300, 300], [0, 300]], float)
+    assert _count_cells(image, quad)[:2] == (2, 2)  # an outline may be two rows of tiles
+    assert _count_cells(image, quad, SNAPPED_MIN_COUNT)[:2] == (6, 6)
