@@ -1,8 +1,9 @@
 """Find the kingdoms in a photo: the stages of ``vision.find`` run in order.
 
     straightened already? → table model → blobs → candidate quadrilaterals per blob → lattice
-    fit, best kept → homography refit on tile edges → N×N frame → kingdom decision (real tiles?
-    complete or cut by the photo's edge?) → kingdoms in reading order.
+    fit, best kept → homography refit on tile edges → N×N frame, placed over the tiles (not
+    the table, not past the photo's edge) → kingdom decision (real tiles? complete or cut by
+    the photo's edge? mostly table?) → kingdoms in reading order.
 
 ``find_kingdoms`` returns every complete kingdom; ``find_board`` the largest one.
 """

@@ -463,5 +463,9 @@ def test_mostly_table_is_judged_on_the_frames_cells():
     assert not _mostly_table(location_from_corners(corners, 5, table_likeness=likeness))
     likeness.flat[:14] = 0.7  # 14 of 25: more than MAX_TABLE_LIKE_SHARE
     assert _mostly_table(location_from_corners(corners, 5, table_likeness=likeness))
+    # With the size given, only the cells where tiles were seen count (rows 2-4: 4 of 15).
+    seen = location_from_corners(corners, 5, table_likeness=likeness, tile_span=(2, 5, 0, 5))
+    assert _mostly_table(seen)
+    assert not _mostly_table(seen, size_given=True)
     with pytest.raises(ValueError, match="5×5"):
         location_from_corners(corners, 5, table_likeness=np.zeros((7, 7)))
