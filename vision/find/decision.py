@@ -115,11 +115,9 @@ def cut_off_sentence(
     or columns beyond the edge), or its frame reaches beyond the photo, or (``past_edge``, from
     ``lattice.tiles_past_edge``) tile seams run on past its frame into the photo's edge, or its
     frame is flush with the edge and sits poorly on the tiles (``support``, from
-    ``lattice.frame_edge_support``, under FLUSH_MIN_SUPPORT). And whatever its tiles touch: a
-    frame with a cell outside the photo, which no reading can see.
+    ``lattice.frame_edge_support``, under FLUSH_MIN_SUPPORT).
     """
-    outside = not cells_in_photo(location).all()
-    if not touches and not outside:
+    if not touches:
         return None
     n = location.size
     short = False
@@ -135,9 +133,19 @@ def cut_off_sentence(
     gap = min(corners[:, 0].min(), corners[:, 1].min(), w - corners[:, 0].max())
     gap = min(gap, h - corners[:, 1].max())
     squeezed = gap < FLUSH_ZONE * cell and support < FLUSH_MIN_SUPPORT
-    if not (short or beyond or past_edge or squeezed or outside):
+    if not (short or beyond or past_edge or squeezed):
         return None
     return f"a kingdom {where_in_photo(corners.mean(axis=0), (h, w))} is cut by the photo's edge"
+
+
+def reaches_past_photo(location) -> bool:
+    """Whether a cell of the frame lies outside the photo (its centre past the edge).
+
+    For a kingdom whose tiles touch the edge that is a cut kingdom (``cut_off_sentence``); for
+    one whose tiles stop short of it, a lattice of the wrong pitch or place. Either way no
+    reading can see that cell.
+    """
+    return not cells_in_photo(location).all()
 
 
 def where_in_photo(point: np.ndarray, shape: tuple[int, int]) -> str:

@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.find.decision import (
     cut_off_sentence,
+    reaches_past_photo,
     reading_order,
     tiles_seen,
     touches_border,
@@ -97,6 +98,10 @@ RING_TABLE_LIKENESS = 0.6
 # kingdom is, 0.6 and 1.0 (and 0, 0.43, 0.48: those are not told apart by this).
 TABLE_LIKE = 0.6
 MAX_TABLE_LIKE_SHARE = 0.55
+FRAME_PAST_EDGE = (
+    "no kingdom found: the grid fitted to the tiles reaches past the photo's edge; take the photo"
+    " from straight above with some table all round the kingdom, or tap its four corners"
+)
 MOSTLY_TABLE = (
     "no kingdom found: the only grid seen is mostly table, no tiles on it; take the photo from"
     " above with the whole kingdom in the frame, or tap the kingdom's four corners"
@@ -215,6 +220,9 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             sentence = cut_off_sentence(location, touches, past_edge, support)
             if sentence:
                 cut_off.append(sentence)
+                continue
+            if reaches_past_photo(location):
+                first_error = first_error or NoBoardFound(FRAME_PAST_EDGE)
                 continue
             location = _off_the_table(image, _with_table_likeness(image, location))
             if _mostly_table(location, size_given=size is not None):

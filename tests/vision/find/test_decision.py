@@ -139,12 +139,17 @@ def test_cut_off_needs_the_border_and_missing_cells_or_a_frame_outside():
     assert "at the right" in cut_off_sentence(
         _location(near, span=(0, 5, 0, 5)), touches=True, past_edge=True
     )
-    # Whatever its tiles touch, a frame with cells beyond the photo is not read: no reading can
-    # see them (a frame whose spare row went past the edge, lab.synth development scene 5493).
-    below = [[300, 800], [800, 800], [800, 1300], [300, 1300]]  # its last row's centres at 1250
-    assert cut_off_sentence(_location(below, span=(0, 4, 0, 5)), touches=False) == (
-        "a kingdom at the bottom is cut by the photo's edge"
-    )
+
+
+def test_a_frame_with_a_cell_past_the_photo_reaches_past_it():
+    from vision.find.decision import reaches_past_photo
+
+    # 100-px cells in a 1000×1600 photo: the last row's centres at y = 1050.
+    below = [[300, 600], [800, 600], [800, 1100], [300, 1100]]
+    assert reaches_past_photo(_location(below))
+    # Corners a little past the edge, every cell's centre inside: not.
+    edge = [[300, 520], [800, 520], [800, 1020], [300, 1020]]
+    assert not reaches_past_photo(_location(edge))
 
 
 def test_touches_border():
