@@ -66,6 +66,8 @@ def domino_splits(terrain: np.ndarray, crowns: np.ndarray, limit: int = SPLIT_LI
     """Splits of a labelled kingdom's tiles into distinct real dominoes (at most ``limit``).
 
     Each split is a list of ((r, c), (r, c), kind): the two cells and the domino kind they form.
+    ``scoring.tileset.find_cover`` answers whether one split exists, fast; a cell's half is known
+    only where every split agrees, so this lists them (labelled kingdoms have a few).
     """
     n = terrain.shape[0]
     land = [
