@@ -10,7 +10,7 @@ regular grid, scaled to CROP×CROP and classified by the packaged model (``visio
     readings.corrected      # (5, 5) bool: cells joint decoding changed (``vision.decode``)
     readings.decoding       # one sentence on what decoding did
     readings.cells_json()   # [{"row", "col", "terrain", "crowns", "confidence", "uncertain",
-                            #   "corrected"}, ...]
+                            #   "corrected", "model_terrain", "model_crowns"}, ...]
     decode_together([a, b])  # the kingdoms of one game, sharing one domino set
 """
 
@@ -197,7 +197,12 @@ class CellReadings:
         return self.confidence < self.uncertain_below
 
     def cells_json(self) -> list[dict]:
-        """One dict per cell, row by row, for the CLI's and app's JSON."""
+        """One dict per cell, row by row, for the CLI's and app's JSON.
+
+        ``model_terrain`` and ``model_crowns`` are the model's own first choice, which differs
+        from ``terrain`` and ``crowns`` where ``corrected``.
+        """
+        model = self.model_board
         out = []
         for r, c, cell in self.board.iter_cells():
             out.append(
@@ -209,6 +214,8 @@ class CellReadings:
                     "confidence": round(float(self.confidence[r, c]), 4),
                     "uncertain": bool(self.uncertain[r, c]),
                     "corrected": bool(self.corrected[r, c]),
+                    "model_terrain": model[r, c].terrain.value,
+                    "model_crowns": model[r, c].crowns,
                 }
             )
         return out

@@ -103,5 +103,7 @@ def test_cells_json_lists_every_cell(shared_dir):
         "confidence",
         "uncertain",
         "corrected",
+        "model_terrain",
+        "model_crowns",
     }
     assert (cells[7]["row"], cells[7]["col"]) == (1, 2)

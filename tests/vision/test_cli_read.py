@@ -25,6 +25,8 @@ def test_read_prints_the_board_and_json(shared_dir, capsys):
         "confidence",
         "uncertain",
         "corrected",
+        "model_terrain",
+        "model_crowns",
     }
     assert "real dominoes" in data["decoding"]
 

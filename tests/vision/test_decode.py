@@ -121,7 +121,22 @@ def test_an_impossible_reading_gets_the_consistent_one(seed):
     assert readings.board == board
     assert readings.corrected.sum() == 1 and readings.corrected[r, c]
     assert "row" in readings.decoding and "M3" in readings.decoding or "W0" in readings.decoding
-    assert [cell["corrected"] for cell in readings.cells_json()].count(True) == 1
+    cells = readings.cells_json()
+    assert [cell["corrected"] for cell in cells].count(True) == 1
+    corrected = cells[r * 5 + c]
+    assert corrected["corrected"] and (corrected["terrain"], corrected["crowns"]) == (
+        board[r, c].terrain.value,
+        board[r, c].crowns,
+    )
+    assert (corrected["model_terrain"], corrected["model_crowns"]) == (
+        wrong.terrain.value,
+        wrong.crowns,
+    )
+    unchanged = [cell for cell in cells if not cell["corrected"]]
+    assert all(
+        (cell["model_terrain"], cell["model_crowns"]) == (cell["terrain"], cell["crowns"])
+        for cell in unchanged
+    )
 
 
 def test_a_misplaced_castle_moves_back():
