@@ -77,6 +77,21 @@ class Recipe:
     hidden_crowns_cover: float = 1.0
 
 
+# The command line's words for each Recipe setting (``python -m lab.train --help``).
+RECIPE_HELP = {
+    "light_shifts": "share of training crops lit warm or cold (2,700-7,500 K)",
+    "figure_crops": (
+        "per epoch, start tiles under a 3D castle figure (and as many cells behind one)"
+    ),
+    "cloth_share": "share of synthetic empty cells that are printed tablecloths",
+    "glare_share": "share of training crops given a lamp's reflection",
+    "behind_rise": "highest the castle figure rises over the cell behind it, in cells",
+    "hidden_crowns_cover": (
+        "a cell behind the figure covered more than this share: crowns trained as unknown"
+    ),
+}
+
+
 @dataclass(frozen=True)
 class TrainingSet:
     """Everything one training run draws from; boards are pre-scaled to CROP px per cell."""
@@ -565,42 +580,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--seed", type=int, default=SEED)
     shipped = Recipe()
-    parser.add_argument(
-        "--light-shifts",
-        type=float,
-        default=shipped.light_shifts,
-        help="share of training crops lit warm or cold (2,700-7,500 K)",
-    )
-    parser.add_argument(
-        "--figure-crops",
-        type=int,
-        default=shipped.figure_crops,
-        help="per epoch, start tiles under a 3D castle figure (and as many cells behind one)",
-    )
-    parser.add_argument(
-        "--cloth-share",
-        type=float,
-        default=shipped.cloth_share,
-        help="share of synthetic empty cells that are printed tablecloths",
-    )
-    parser.add_argument(
-        "--glare-share",
-        type=float,
-        default=shipped.glare_share,
-        help="share of training crops given a lamp's reflection",
-    )
-    parser.add_argument(
-        "--behind-rise",
-        type=float,
-        default=shipped.behind_rise,
-        help="highest the castle figure rises over the cell behind it, in cells",
-    )
-    parser.add_argument(
-        "--hidden-crowns-cover",
-        type=float,
-        default=shipped.hidden_crowns_cover,
-        help="a cell behind the figure covered more than this share: crowns trained as unknown",
-    )
+    for field in dataclasses.fields(Recipe):  # one option per recipe setting, shipped default
+        default = getattr(shipped, field.name)
+        parser.add_argument(
+            "--" + field.name.replace("_", "-"),
+            type=type(default),
+            default=default,
+            help=RECIPE_HELP[field.name],
+        )
     parser.add_argument("--oof", type=Path, default=DEFAULT_OOF, help="held-out predictions")
     parser.add_argument("--out", type=Path, default=MODELS_DIR)
     parser.add_argument(
@@ -615,12 +602,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     started = time.perf_counter()
     recipe = Recipe(
-        light_shifts=args.light_shifts,
-        figure_crops=args.figure_crops,
-        cloth_share=args.cloth_share,
-        glare_share=args.glare_share,
-        behind_rise=args.behind_rise,
-        hidden_crowns_cover=args.hidden_crowns_cover,
+        **{field.name: getattr(args, field.name) for field in dataclasses.fields(Recipe)}
     )
     boards, crops = load_aau_boards(), load_cell_crops()
     print(f"{len(boards)} boards ({len({b.kingdom for b in boards})} kingdoms), {len(crops)} crops")
