@@ -468,9 +468,13 @@ def cross_validate(
 ) -> OutOfFold:
     """Held-out predictions from one model per fold; with ``fold_models`` (a folder) each
     fold's model is kept there as ``fold_K.onnx`` so that later evaluations (e.g. the boards
-    under another light in ``lab.evaluate``) stay held-out too."""
-    board_fold = assign_folds([b.kingdom for b in boards], folds, seed)
-    crop_fold = assign_folds([c.group for c in crops], folds, seed)
+    under another light in ``lab.evaluate``) stay held-out too.
+
+    ``seed`` starts the networks; the folds are always those of SEED, so that runs with other
+    seeds hold out the same kingdoms and sessions: their held-out figures compare cell by cell,
+    and their fold models can be averaged fold by fold."""
+    board_fold = assign_folds([b.kingdom for b in boards], folds, SEED)
+    crop_fold = assign_folds([c.group for c in crops], folds, SEED)
     size = boards[0].terrain.shape[0]
     t_probs = np.zeros((len(boards), size, size, len(TERRAINS)))
     c_probs = np.zeros((len(boards), size, size, CROWN_CLASSES))

@@ -108,3 +108,36 @@ def test_held_out_predictions_are_judged_against_the_labels_given():
     assert oof.crop_terrain.tolist() == [0, 1, 2]  # the predictions' own record is untouched
     with pytest.raises(ValueError, match="2 crops for 3 predictions"):
         oof.with_crop_labels_of(fixed[:2])
+
+
+def test_runs_with_other_seeds_hold_out_the_same_kingdoms(monkeypatch):
+    import lab.train as train
+
+    class Untrained:  # answers every crop alike: only the split is looked at
+        def __init__(self, *args):
+            pass
+
+        def predict(self, crops, all_turns=False):
+            return np.full((len(crops), 8), 1 / 8), np.full((len(crops), 4), 1 / 4)
+
+    seeds_trained = []
+    monkeypatch.setattr(
+        train, "train_network", lambda d, e, seed, *a, **k: seeds_trained.append(seed)
+    )
+    monkeypatch.setattr(train, "export_onnx", lambda net: b"")
+    monkeypatch.setattr(train, "CellModel", Untrained)
+    data = _tiny_training_set()
+    boards = [
+        LabelledBoard(
+            f"b{k}", data.boards[0].image, data.boards[0].terrain, data.boards[0].crowns, k
+        )
+        for k in range(8)
+    ]
+    crops = [
+        LabelledCrop(f"c{k}", np.zeros((60, 60, 3), np.uint8), k % 6, 0, f"g{k}") for k in range(8)
+    ]
+    first = train.cross_validate(boards, crops, 4, 1, seed=1, log=lambda *_: None)
+    second = train.cross_validate(boards, crops, 4, 1, seed=2, log=lambda *_: None)
+    assert first.board_folds.tolist() == second.board_folds.tolist()
+    assert len(set(first.board_folds.tolist())) == 4
+    assert seeds_trained == [1, 2, 3, 4, 2, 3, 4, 5]  # the networks do start apart
