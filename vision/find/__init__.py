@@ -5,7 +5,9 @@
 | where a kingdom is (corners, size, homography) | ``vision.find.location`` |
 | table model: what is table, what lies on it | ``vision.find.table`` |
 | candidate regions: blobs of tiles and outlines | ``vision.find.regions`` |
+| tile edges: gradients, and how many lattice lines they support | ``vision.find.edges`` |
 | lattice fit and refinement | ``vision.find.lattice`` |
+| the kingdom's extent on its lattice: N×N frame, tiles past it | ``vision.find.extent`` |
 | kingdom decision: real tiles, complete or cut off | ``vision.find.decision`` |
 | the stages in order | ``vision.find.search`` (``find_board``) |
 """

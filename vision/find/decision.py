@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.find.lattice import gradient_images, opponent_colour
+from vision.find.edges import gradient_images, opponent_colour
 from vision.find.location import cells_in_photo
 
 PX = 32  # pixels per cell of the straightened view the check looks at
@@ -113,9 +113,9 @@ def cut_off_sentence(
 
     Cut off: its tiles reach the photo's edge and either span fewer cells than its frame (rows
     or columns beyond the edge), or its frame reaches beyond the photo, or (``past_edge``, from
-    ``lattice.tiles_past_edge``) tile seams run on past its frame into the photo's edge, or its
+    ``extent.tiles_past_edge``) tile seams run on past its frame into the photo's edge, or its
     frame is flush with the edge and sits poorly on the tiles (``support``, from
-    ``lattice.frame_edge_support``, under FLUSH_MIN_SUPPORT).
+    ``edges.frame_edge_support``, under FLUSH_MIN_SUPPORT).
     """
     if not touches:
         return None

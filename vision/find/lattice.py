@@ -6,9 +6,8 @@ gradient profile must peak at the cell boundaries and not at the cell centres. T
 the clearest lattice wins; none clear enough means no kingdom. Then we fit a homography to the
 observed tile edges themselves: every visible edge between two cells is a line of the lattice,
 which gives linear equations for the homography. This fixes perspective and corners even when
-the outline is ragged or a corner tile is missing. Tiles spanning fewer than N cells in a
-direction leave the N×N frame's placement ambiguous; we centre the frame on the tiles (an odd
-leftover cell goes to the bottom/right) and record where the tiles are (``tile_span``).
+the outline is ragged or a corner tile is missing. Where on the fitted lattice the kingdom's
+N×N frame goes is ``extent``'s to say.
 
 When no outline of the blob gives a lattice (lake tiles on a blue cloth split it, a cloth's dots
 stick to it), the outlines, and a rectangle along the tile edges' own direction, are snapped to
@@ -20,33 +19,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.find.edges import LATTICE_PX, edge_profiles, edge_support, lattice_edges
+from vision.find.extent import place_frame
 from vision.find.location import SIZES, NoBoardFound, order_corners
-
-# Pixels per cell of the internal straightened views used to find and fit the lattice.
-LATTICE_PX = 40
-
-
-# BGR to (brightness, red-green, yellow-blue): a linear stand-in for Lab. OpenCV's 8-bit Lab
-# conversion builds lookup tables on first use (about 0.3 s), more than the whole search.
-_OPPONENT = np.array(
-    [[1 / 3, 1 / 3, 1 / 3], [0.0, -0.5, 0.5], [-0.5, 0.25, 0.25]], dtype=np.float32
-)
-
-
-_SUM = np.ones((1, 3), np.float32)  # cv2.transform sums channels far faster than numpy
-
-
-def opponent_colour(bgr: np.ndarray) -> np.ndarray:
-    """(H, W, 3) float32 brightness, red-green and yellow-blue of a BGR uint8 image."""
-    return cv2.transform(bgr.astype(np.float32), _OPPONENT)
-
-
-def gradient_images(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Absolute x and y colour gradients (summed over opponent channels), float32."""
-    colour = opponent_colour(bgr)
-    gx = cv2.transform(np.abs(cv2.Sobel(colour, cv2.CV_32F, 1, 0, ksize=3)), _SUM)
-    gy = cv2.transform(np.abs(cv2.Sobel(colour, cv2.CV_32F, 0, 1, ksize=3)), _SUM)
-    return gx.reshape(bgr.shape[:2]), gy.reshape(bgr.shape[:2])
 
 
 def _lattice_contrast(profile: np.ndarray, cells: int) -> float:
@@ -89,21 +64,6 @@ def _comb_score(profile: np.ndarray, cells: int) -> float:
             peaks.append(profile[lo:hi].max())
     baseline = float(np.median(profile)) + 1e-6
     return float(np.mean(peaks)) / baseline if peaks else 0.0
-
-
-def edge_profiles(
-    image: np.ndarray, quad: np.ndarray, width: int, height: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Vertical-edge strength per column and horizontal-edge strength per row of the view
-    inside ``quad`` (TL, TR, BR, BL) straightened to ``width``×``height``, lightly smoothed:
-    tile boundaries show as evenly spaced peaks."""
-    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
-    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    view = cv2.warpPerspective(image, warp, (width, height), flags=cv2.INTER_LINEAR)
-    gx, gy = gradient_images(view)
-    col_profile = cv2.GaussianBlur(gx.mean(axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
-    row_profile = cv2.GaussianBlur(gy.mean(axis=1).reshape(1, -1), (0, 0), 1.0).ravel()
-    return col_profile, row_profile
 
 
 def size_inside(image: np.ndarray, corners: np.ndarray) -> int:
@@ -232,13 +192,13 @@ def fit_lattice(
             # It must show tile edges clearly both ways: a comb also fits a score pad's ruled
             # lines, or a cloth's printed checks beside a kingdom.
             whole = (
-                _edge_support(small, to_lattice, cells_x, cells_y, each_way=True)
+                edge_support(small, to_lattice, cells_x, cells_y, each_way=True)
                 >= SNAPPED_MIN_SUPPORT
             )
             if not whole:
                 continue
         else:
-            whole = _edge_support(small, to_lattice, cells_x, cells_y) >= MIN_EDGE_SUPPORT
+            whole = edge_support(small, to_lattice, cells_x, cells_y) >= MIN_EDGE_SUPPORT
         # A kingdom with something stuck to one side (a sleeve, a box): the lattice spans both
         # and is longer one way. Kingdoms are square, so a square window of it whose tile edges
         # hold up, beside strips that show none, is the kingdom.
@@ -262,56 +222,7 @@ def fit_lattice(
         (to_lattice, cells_x, cells_y), trimmed = oblong, False
 
     # Past a trimmed side lies the thing that was cut off, not more tiles.
-    tiles = _tile_cells(mask, to_lattice, cells_x, cells_y, grow=not trimmed)
-    rows, cols = np.nonzero(tiles)
-    if len(rows) == 0:
-        raise NoBoardFound(
-            "no kingdom found: no tiles line up on a grid; take the photo from above, or tap"
-            " the kingdom's four corners"
-        )
-    pad = 2  # _tile_cells looks this many cells beyond the first estimate
-    col0, col1 = cols.min() - pad, cols.max() - pad + 1
-    row0, row1 = rows.min() - pad, rows.max() - pad + 1
-    wanted = size or (7 if max(col1 - col0, row1 - row0) > 5 else 5)
-    (col0, col1, row0, row1), lean = _grow_along_lattice(
-        small, to_lattice, (col0, col1, row0, row1), wanted
-    )
-    span = max(col1 - col0, row1 - row0)
-    warnings: tuple[str, ...] = ()
-    if size is None:
-        size = 7 if span > 5 else 5
-        if span == 6 and min(col1 - col0, row1 - row0) <= 5:
-            # Tiles six cells long one way and five or fewer the other: on development
-            # scenes this was a 5×5 kingdom whose lattice lies half a cell off its tiles
-            # (a beige row on a beige table), so each end row is half covered. Say so.
-            warnings = (
-                f"the tiles fill only {col1 - col0}×{row1 - row0} cells of this 7×7 frame: it"
-                " may be a 5×5 kingdom framed half a cell off; check the grid, or give the size",
-            )
-    if span > size:
-        warnings = (
-            f"the tiles span {col1 - col0}×{row1 - row0} cells, more than a {size}×{size}"
-            " kingdom: check the grid, or give the size",
-        )
-    # Centre the frame on the tiles; an odd spare cell goes to the side that shows more tile
-    # edges, else after (right / bottom). Tiles longer than the frame: the frame goes where
-    # most of them are.
-    left = col0 - _spare_before(size - (col1 - col0), lean[0])
-    top = row0 - _spare_before(size - (row1 - row0), lean[1])
-    left = _fullest_window(tiles.sum(axis=0), pad, col0, col1, size, left)
-    top = _fullest_window(tiles.sum(axis=1), pad, row0, row1, size, top)
-    frame_cells = np.array(
-        [[left, top], [left + size, top], [left + size, top + size], [left, top + size]],
-        dtype=np.float64,
-    )
-    frame_lattice = frame_cells * LATTICE_PX + margin
-    frame = cv2.perspectiveTransform(
-        frame_lattice.reshape(-1, 1, 2), np.linalg.inv(to_lattice)
-    ).reshape(4, 2)
-    tile_span = tuple(
-        int(np.clip(v, 0, size)) for v in (row0 - top, row1 - top, col0 - left, col1 - left)
-    )
-    return frame, size, tile_span, warnings, span > size
+    return place_frame(small, mask, to_lattice, cells_x, cells_y, size, grow=not trimmed)
 
 
 def _with_snapped(small: np.ndarray, mask: np.ndarray, counted: list):
@@ -464,32 +375,6 @@ def _lines_within(phase: float, pitch: float, length: int) -> np.ndarray:
     return lines
 
 
-def _fullest_window(
-    counts: np.ndarray, pad: int, start: int, stop: int, size: int, chosen: int
-) -> int:
-    """Where a ``size``-cell frame starts along lattice cells [start, stop) when that is longer
-    than it: at the window holding the most tiles (``counts[i + pad]``: tiles in lattice row or
-    column i), the one nearest ``chosen`` among equals. A glare spot or a box beside a kingdom
-    can add a row of "tiles" to the mask; a whole row of real tiles outweighs it."""
-    if stop - start <= size:
-        return chosen
-
-    def held(first: int) -> float:
-        cells = np.arange(first, first + size) + pad
-        return float(counts[cells[(cells >= 0) & (cells < len(counts))]].sum())
-
-    starts = range(start, stop - size + 1)
-    return max(starts, key=lambda first: (held(first), -abs(first - chosen)))
-
-
-def _spare_before(spare: int, lean: int) -> int:
-    """Of ``spare`` cells of frame beyond the tiles, how many go before them (left / top): half,
-    and an odd one before only if that side shows more tile edges (``lean`` -1)."""
-    if spare > 0 and spare % 2 and lean < 0:
-        return spare // 2 + 1
-    return spare // 2
-
-
 def _count_cells(small: np.ndarray, quad: np.ndarray, fewest: int = 2) -> tuple[int, int, float]:
     """How many cells (``fewest`` or more) the quadrilateral spans along x (TL→TR) and y
     (TL→BL), and how clearly."""
@@ -530,7 +415,7 @@ def _refine_on_edges(
     margin = P // 2
     equations, targets, weights, kinds = [], [], [], []
     half = int(round(window * P))
-    edges = _lattice_edges(small, to_lattice, cells_x, cells_y, half, inner_only=False)
+    edges = lattice_edges(small, to_lattice, cells_x, cells_y, half, inner_only=False)
     for vertical, centre, along, found in edges:
         if found is None:
             continue
@@ -574,28 +459,6 @@ def _refine_on_edges(
     return correction @ to_lattice
 
 
-def _edge_support(
-    small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int, each_way: bool = False
-) -> float:
-    """The share of inner cell-boundary segments with a clear edge within 0.1 cell of the lattice
-    (with ``each_way``, the smaller of the shares on vertical and on horizontal lines).
-
-    Between two tiles there is always an edge (a gap, or a change of picture); a colourful blob
-    that merely got a lattice fitted to it has edges here and there, not along every line.
-    """
-    P = LATTICE_PX
-    half = int(0.25 * P)
-    hits, totals = {True: 0, False: 0}, {True: 0, False: 0}
-    for vertical, _, _, found in _lattice_edges(small, to_lattice, cells_x, cells_y, half, True):
-        totals[vertical] += 1
-        if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
-            hits[vertical] += 1
-    if each_way:
-        return min(hits[v] / totals[v] if totals[v] else 1.0 for v in (True, False))
-    total = totals[True] + totals[False]
-    return (hits[True] + hits[False]) / total if total >= 4 else 1.0
-
-
 def _square_window(
     small: np.ndarray,
     to_lattice: np.ndarray,
@@ -616,11 +479,11 @@ def _square_window(
         for window in (0.3, 0.2, 0.12):
             window_lattice = _refine_on_edges(small, window_lattice, n, n, window)
         # Both ways: the stripes of a hand's fingers show edges one way only.
-        support = _edge_support(small, window_lattice, n, n, each_way=True)
+        support = edge_support(small, window_lattice, n, n, each_way=True)
         if support < min_support:
             continue
         beside = max(
-            _edge_support(small, to_strip @ window_lattice, across, down)
+            edge_support(small, to_strip @ window_lattice, across, down)
             for to_strip, across, down in left_out
         )
         if beside <= max_left_out and (best is None or support - beside > best[0]):
@@ -654,283 +517,3 @@ def _square_windows(to_lattice: np.ndarray, cells_x: int, cells_y: int) -> list:
             left_out.append(strip(n, extra - offset))
         windows.append((shift(offset) @ to_lattice, n, left_out))
     return windows
-
-
-def _lattice_edges(
-    small: np.ndarray,
-    to_lattice: np.ndarray,
-    cells_x: int,
-    cells_y: int,
-    half: int,
-    inner_only: bool,
-):
-    """The strongest edge near each lattice line, one search per cell it borders.
-
-    Straightens ``small`` with ``to_lattice`` (LATTICE_PX per cell, half a cell of margin) and,
-    for every vertical and horizontal lattice line (only those between cells if ``inner_only``)
-    and every row or column of cells along it, sums the gradient across a window of ±``half``
-    px. Yields ``(vertical, centre, along, found)``: the line's position, the middle of the
-    searched segment along it, and ``_peak``'s (offset in the window, strength) or None.
-    """
-    P = LATTICE_PX
-    margin = P // 2
-    width, height = cells_x * P + 2 * margin, cells_y * P + 2 * margin
-    # Beyond the photo's edge the view repeats the edge's pixels instead of turning black: a
-    # black border is an edge, and pulls a kingdom's outer line onto the photo's edge, so one
-    # cut by it fits inside the photo and looks whole.
-    view = cv2.warpPerspective(
-        small,
-        to_lattice,
-        (width, height),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    gx, gy = gradient_images(view)
-    trim = int(round(0.2 * P))  # the segment's ends: corners where four tiles meet are noisy
-    for vertical, grad, lines, bands in (
-        (True, gx, cells_x, cells_y),
-        (False, gy.T, cells_y, cells_x),
-    ):
-        # Rows of ``grad`` run along the lines: sum each cell's stretch of every column at once.
-        stretch = grad[margin : margin + bands * P].reshape(bands, P, -1)[:, trim : P - trim]
-        sums = stretch.sum(axis=1)  # (bands, across)
-        for i in range(1, lines) if inner_only else range(lines + 1):
-            centre = margin + i * P
-            found = _peaks(sums[:, centre - half : centre + half + 1])
-            for j in range(bands):
-                lo, hi = margin + j * P + trim, margin + (j + 1) * P - trim
-                yield vertical, centre, (lo + hi) / 2, found[j]
-
-
-def _peaks(strips: np.ndarray) -> list[tuple[float, float] | None]:
-    """Per row of ``strips``: sub-pixel position of its strongest peak and how much it stands
-    out (None when under 1.4 times the row's median)."""
-    count, length = strips.shape
-    if length < 5:
-        return [None] * count
-    smooth = 0.5 * strips
-    smooth[:, 1:] += 0.25 * strips[:, :-1]
-    smooth[:, :-1] += 0.25 * strips[:, 1:]
-    k = np.argmax(smooth[:, 1:-1], axis=1) + 1
-    rows = np.arange(count)
-    base = np.median(smooth, axis=1) + 1e-6
-    left, mid, right = smooth[rows, k - 1], smooth[rows, k], smooth[rows, k + 1]
-    strength = mid / base
-    denom = left - 2 * mid + right
-    with np.errstate(divide="ignore", invalid="ignore"):
-        shift = np.where(denom < 0, 0.5 * (left - right) / denom, 0.0)
-    shift = np.clip(shift, -0.5, 0.5)
-    return [
-        (float(k[r] + shift[r]), min(float(strength[r]), 4.0)) if strength[r] >= 1.4 else None
-        for r in range(count)
-    ]
-
-
-# A row (or column) of cells next to the tiles found is tiles too when the lattice's lines show
-# edges there: the seams between its cells and its outer side. Tiles whose colours match the
-# table (beige swamp on cork) are missing from the mask, but not their outlines.
-GROW_MIN_SHARE = 0.7
-# Where neither side passes, the frame still reaches further on the side with this much more
-# evidence (seams + outer side, 0-2): a row of tiles seen faintly beats plain table.
-LEAN_MIN_DIFFERENCE = 0.4
-GROW_CLEARANCE = 0.3  # of a cell: how far a row grown over stays from the photo's edge
-
-
-def _grow_along_lattice(
-    small: np.ndarray, to_lattice: np.ndarray, bounds: tuple[int, int, int, int], wanted: int
-) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
-    """``bounds`` (col0, col1, row0, row1, lattice cells) grown one row or column at a time,
-    up to ``wanted`` cells, where the photo shows tile edges on the lattice beyond them.
-
-    Also (x, y): on which side a frame wider than the tiles should reach further, -1 (left,
-    top), +1 (right, bottom) or 0 (no clue): the side whose lattice shows more tile edges.
-    """
-    col0, col1, row0, row1 = bounds
-    h, w = small.shape[:2]
-    to_photo = np.linalg.inv(to_lattice)
-    P, margin = LATTICE_PX, LATTICE_PX // 2
-    while col1 - col0 < wanted or row1 - row0 < wanted:
-        # The view: the tiles found and one cell more all round, half a cell of margin.
-        cmin, rmin = col0 - 1, row0 - 1
-        shift = np.array([[1, 0, -cmin * P], [0, 1, -rmin * P], [0, 0, 1]], float)
-        width, height = (col1 + 1 - cmin) * P + 2 * margin, (row1 + 1 - rmin) * P + 2 * margin
-        view = cv2.warpPerspective(small, shift @ to_lattice, (width, height))
-        gx, gy = gradient_images(view)
-        candidates = []  # (evidence, new bounds)
-        lean = [0, 0]
-        if row1 - row0 < wanted:
-            scores = []
-            for row, outer in ((row0 - 1, row0 - 1), (row1, row1 + 1)):
-                cells = (col0, col1, row, row + 1)
-                seams = side = 0.0
-                if _inside_photo(cells, to_photo, (h, w)):
-                    seams = _line_hits(gx, range(col0, col1 + 1), row, cmin, rmin)
-                    side = _line_hits(gy.T, [outer], None, rmin, cmin, span=(col0, col1))
-                    grown = (col0, col1, min(row0, row), max(row1, row + 1))
-                    candidates.append((min(seams, side), grown))
-                scores.append(seams + side)
-            lean[1] = _lean(*scores)
-        if col1 - col0 < wanted:
-            scores = []
-            for col, outer in ((col0 - 1, col0 - 1), (col1, col1 + 1)):
-                cells = (col, col + 1, row0, row1)
-                seams = side = 0.0
-                if _inside_photo(cells, to_photo, (h, w)):
-                    seams = _line_hits(gy.T, range(row0, row1 + 1), col, rmin, cmin)
-                    side = _line_hits(gx, [outer], None, cmin, rmin, span=(row0, row1))
-                    grown = (min(col0, col), max(col1, col + 1), row0, row1)
-                    candidates.append((min(seams, side), grown))
-                scores.append(seams + side)
-            lean[0] = _lean(*scores)
-        passing = [c for c in candidates if c[0] >= GROW_MIN_SHARE]
-        if not passing:
-            return (col0, col1, row0, row1), (lean[0], lean[1])
-        col0, col1, row0, row1 = max(passing, key=lambda c: c[0])[1]
-    return (col0, col1, row0, row1), (0, 0)
-
-
-# A kingdom whose frame ends in front of the photo's edge, with its tile seams running on into
-# the strip the edge cuts, has tiles beyond the frame: it is cut, however whole its frame looks.
-PAST_EDGE_MIN_SHARE = 0.7
-PAST_EDGE_MIN_VISIBLE = 0.25  # of a cell: the least of a cut strip that must show to judge it
-
-
-def tiles_past_edge(small: np.ndarray, frame: np.ndarray, size: int) -> bool:
-    """Whether tile seams continue past a side of the N×N ``frame`` (``small`` pixels) into the
-    row or column beyond it that the photo's edge cuts.
-
-    A kingdom cut by the photo's edge less than a cell beyond its tiles fits a whole N×N frame
-    inside the photo (a 7×7 cut two rows short fits a 5×5 one); the cells past that frame's side
-    are not whole in the photo, so the lattice growth never looks at them. Their seams (the
-    lattice lines between them) still show in the part that is in the photo.
-    """
-    P, margin = LATTICE_PX, LATTICE_PX // 2
-    cells = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
-    # Lattice pixels with one more cell all round: cell (c, r) starts at margin + (c + 1) * P.
-    target = (cells + 1) * P + margin
-    to_view = cv2.getPerspectiveTransform(frame.astype(np.float32), target)
-    side = (size + 2) * P + 2 * margin
-    view = cv2.warpPerspective(
-        small, to_view, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    photo = np.full(small.shape[:2], 255, np.uint8)
-    seen = cv2.warpPerspective(photo, to_view, (side, side), flags=cv2.INTER_NEAREST) > 0
-    gx, gy = gradient_images(view)
-    half, trim = int(0.25 * P), int(round(0.1 * P))
-    # Each side's strip: (gradient across the seams with rows along them, seen likewise, the
-    # strip's first pixel along the seams).
-    strips = (
-        (gx, seen, margin),  # top: row -1, seams vertical
-        (gx, seen, margin + (size + 1) * P),  # bottom: row N
-        (gy.T, seen.T, margin),  # left: column -1, seams horizontal
-        (gy.T, seen.T, margin + (size + 1) * P),  # right: column N
-    )
-    for grad, inside, start in strips:
-        band = slice(start + trim, start + P - trim)
-        along = inside[band, margin + P : margin + (size + 1) * P]
-        if along.all() or not along.any():
-            continue  # a whole strip is the lattice growth's to judge; none is nothing to see
-        hits = total = 0
-        for line in range(1, size):
-            centre = margin + (line + 1) * P
-            visible = inside[band, centre]
-            if visible.sum() < PAST_EDGE_MIN_VISIBLE * P:
-                continue
-            strip = grad[band, centre - half : centre + half + 1][visible].sum(axis=0)
-            found = _peaks(strip[None, :])[0]
-            total += 1
-            if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
-                hits += 1
-        if total >= 2 and hits >= PAST_EDGE_MIN_SHARE * total:
-            return True
-    return False
-
-
-def frame_edge_support(small: np.ndarray, frame: np.ndarray, size: int) -> float:
-    """The smaller, of vertical and horizontal lines, share of the N×N ``frame``'s inner cell
-    boundaries that show a tile edge: how well the frame sits on the tiles."""
-    P, margin = LATTICE_PX, LATTICE_PX // 2
-    target = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) * P + margin
-    to_lattice = cv2.getPerspectiveTransform(frame.astype(np.float32), target)
-    return _edge_support(small, to_lattice, size, size, each_way=True)
-
-
-def _lean(before: float, after: float) -> int:
-    """-1 if the side before shows clearly more tile edges (seams + outer side, 0-2), +1 if the
-    side after does, else 0."""
-    if abs(before - after) < LEAN_MIN_DIFFERENCE:
-        return 0
-    return -1 if before > after else 1
-
-
-def _inside_photo(cells, to_photo: np.ndarray, shape: tuple[int, int]) -> bool:
-    """Whether the cells (col0, col1, row0, row1) lie wholly inside the photo, GROW_CLEARANCE
-    of a cell from its edge (a row cut by the edge is no row to grow over)."""
-    c0, c1, r0, r1 = cells
-    c0, r0, c1, r1 = (
-        c0 - GROW_CLEARANCE,
-        r0 - GROW_CLEARANCE,
-        c1 + GROW_CLEARANCE,
-        r1 + GROW_CLEARANCE,
-    )
-    margin = LATTICE_PX // 2
-    corners = np.array([[c0, r0], [c1, r0], [c1, r1], [c0, r1]], float) * LATTICE_PX + margin
-    photo = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_photo).reshape(4, 2)
-    h, w = shape
-    return bool(
-        (photo >= 1).all() and (photo[:, 0] <= w - 2).all() and (photo[:, 1] <= h - 2).all()
-    )
-
-
-def _line_hits(grad, lines, band, line_origin, band_origin, span=None) -> float:
-    """Share of lattice-line segments with a clear edge on the line (within 0.1 cell).
-
-    ``grad``: gradient across the lines, rows running along them (gx for vertical lines, gy.T
-    for horizontal ones). ``lines``: line positions in cells; the segments are those of cell
-    ``band`` along them, or of every cell in ``span`` (first, end) when ``band`` is None.
-    """
-    P, margin = LATTICE_PX, LATTICE_PX // 2
-    half, trim = int(0.25 * P), int(round(0.2 * P))
-    bands = [band] if band is not None else range(*span)
-    hits = total = 0
-    for line in lines:
-        centre = margin + (line - line_origin) * P
-        for b in bands:
-            lo = margin + (b - band_origin) * P + trim
-            strip = grad[lo : lo + P - 2 * trim, centre - half : centre + half + 1].sum(axis=0)
-            found = _peaks(strip[None, :])[0]
-            total += 1
-            if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
-                hits += 1
-    return hits / total if total else 0.0
-
-
-def _tile_cells(
-    mask: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int, grow: bool = True
-) -> np.ndarray:
-    """Which cells (with a 2-cell border around the estimate) are mostly covered by tiles;
-    outside the estimate only if ``grow``."""
-    pad = 2
-    P = 8  # coarse: we only need coverage per cell
-    shift = np.array(
-        [[P / LATTICE_PX, 0, (pad - 0.5) * P], [0, P / LATTICE_PX, (pad - 0.5) * P], [0, 0, 1]]
-    )
-    # Lattice pixels (with their half-cell margin) to coarse pixels with a `pad`-cell border.
-    coarse = shift @ to_lattice
-    width, height = (cells_x + 2 * pad) * P, (cells_y + 2 * pad) * P
-    view = cv2.warpPerspective(mask, coarse, (width, height), flags=cv2.INTER_LINEAR)
-    coverage = view.reshape(cells_y + 2 * pad, P, cells_x + 2 * pad, P).mean(axis=(1, 3)) / 255
-    # Inside the quadrilateral a half-covered cell is a tile (a small one, or in shadow); outside
-    # it, where the first estimate saw no tiles, only a cell covered almost whole is, so that a
-    # box or a hand touching the kingdom does not add a row.
-    inside = np.zeros(coverage.shape, bool)
-    inside[pad : pad + cells_y, pad : pad + cells_x] = True
-    tiles = inside & (coverage > 0.5)
-    # One ring outward at a time, and only next to a tile already found.
-    for _ in range(pad if grow else 0):
-        touching = cv2.dilate(tiles.astype(np.uint8), _CROSS).astype(bool)
-        tiles |= touching & ~inside & (coverage > 0.85)
-    return tiles
-
-
-_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))

@@ -24,15 +24,14 @@ from vision.find.decision import (
     tiles_seen,
     touches_border,
 )
+from vision.find.edges import frame_edge_support, gradient_images
+from vision.find.extent import tiles_past_edge
 from vision.find.lattice import (
     NOT_A_GRID,
     SNAPPED_MIN_SUPPORT,
     fit_lattice,
-    frame_edge_support,
-    gradient_images,
     size_inside,
     straightened_size,
-    tiles_past_edge,
 )
 from vision.find.location import (
     SIZES,

@@ -135,7 +135,7 @@ def test_cut_off_needs_the_border_and_missing_cells_or_a_frame_outside():
     # A fifth of a cell of table between the frame and the edge: not flush, whatever the fit.
     near = [[1080, 300], [1580, 300], [1580, 800], [1080, 800]]
     assert cut_off_sentence(_location(near, span=(0, 5, 0, 5)), touches=True, support=0.5) is None
-    # Tile seams seen running on past the frame into the edge (lattice.tiles_past_edge).
+    # Tile seams seen running on past the frame into the edge (extent.tiles_past_edge).
     assert "at the right" in cut_off_sentence(
         _location(near, span=(0, 5, 0, 5)), touches=True, past_edge=True
     )

@@ -1,0 +1,178 @@
+"""Tile edges: colour gradients, their peaks on the lines of a lattice, and how many of a
+lattice's lines they support.
+
+Between two tiles there is always an edge (a gap, or a change of picture), so a fitted lattice
+is judged by the edges on its lines. ``lattice`` fits lattices with these measurements and
+``extent`` finds how far a kingdom's tiles reach along one; ``decision`` checks a frame with
+``gradient_images`` too.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# Pixels per cell of the internal straightened views used to find and fit the lattice.
+LATTICE_PX = 40
+
+
+# BGR to (brightness, red-green, yellow-blue): a linear stand-in for Lab. OpenCV's 8-bit Lab
+# conversion builds lookup tables on first use (about 0.3 s), more than the whole search.
+_OPPONENT = np.array(
+    [[1 / 3, 1 / 3, 1 / 3], [0.0, -0.5, 0.5], [-0.5, 0.25, 0.25]], dtype=np.float32
+)
+
+
+_SUM = np.ones((1, 3), np.float32)  # cv2.transform sums channels far faster than numpy
+
+
+def opponent_colour(bgr: np.ndarray) -> np.ndarray:
+    """(H, W, 3) float32 brightness, red-green and yellow-blue of a BGR uint8 image."""
+    return cv2.transform(bgr.astype(np.float32), _OPPONENT)
+
+
+def gradient_images(bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Absolute x and y colour gradients (summed over opponent channels), float32."""
+    colour = opponent_colour(bgr)
+    gx = cv2.transform(np.abs(cv2.Sobel(colour, cv2.CV_32F, 1, 0, ksize=3)), _SUM)
+    gy = cv2.transform(np.abs(cv2.Sobel(colour, cv2.CV_32F, 0, 1, ksize=3)), _SUM)
+    return gx.reshape(bgr.shape[:2]), gy.reshape(bgr.shape[:2])
+
+
+def edge_profiles(
+    image: np.ndarray, quad: np.ndarray, width: int, height: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Vertical-edge strength per column and horizontal-edge strength per row of the view
+    inside ``quad`` (TL, TR, BR, BL) straightened to ``width``×``height``, lightly smoothed:
+    tile boundaries show as evenly spaced peaks."""
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
+    warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    view = cv2.warpPerspective(image, warp, (width, height), flags=cv2.INTER_LINEAR)
+    gx, gy = gradient_images(view)
+    col_profile = cv2.GaussianBlur(gx.mean(axis=0).reshape(1, -1), (0, 0), 1.0).ravel()
+    row_profile = cv2.GaussianBlur(gy.mean(axis=1).reshape(1, -1), (0, 0), 1.0).ravel()
+    return col_profile, row_profile
+
+
+def lattice_edges(
+    small: np.ndarray,
+    to_lattice: np.ndarray,
+    cells_x: int,
+    cells_y: int,
+    half: int,
+    inner_only: bool,
+):
+    """The strongest edge near each lattice line, one search per cell it borders.
+
+    Straightens ``small`` with ``to_lattice`` (LATTICE_PX per cell, half a cell of margin) and,
+    for every vertical and horizontal lattice line (only those between cells if ``inner_only``)
+    and every row or column of cells along it, sums the gradient across a window of ±``half``
+    px. Yields ``(vertical, centre, along, found)``: the line's position, the middle of the
+    searched segment along it, and ``_peak``'s (offset in the window, strength) or None.
+    """
+    P = LATTICE_PX
+    margin = P // 2
+    width, height = cells_x * P + 2 * margin, cells_y * P + 2 * margin
+    # Beyond the photo's edge the view repeats the edge's pixels instead of turning black: a
+    # black border is an edge, and pulls a kingdom's outer line onto the photo's edge, so one
+    # cut by it fits inside the photo and looks whole.
+    view = cv2.warpPerspective(
+        small,
+        to_lattice,
+        (width, height),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    gx, gy = gradient_images(view)
+    trim = int(round(0.2 * P))  # the segment's ends: corners where four tiles meet are noisy
+    for vertical, grad, lines, bands in (
+        (True, gx, cells_x, cells_y),
+        (False, gy.T, cells_y, cells_x),
+    ):
+        # Rows of ``grad`` run along the lines: sum each cell's stretch of every column at once.
+        stretch = grad[margin : margin + bands * P].reshape(bands, P, -1)[:, trim : P - trim]
+        sums = stretch.sum(axis=1)  # (bands, across)
+        for i in range(1, lines) if inner_only else range(lines + 1):
+            centre = margin + i * P
+            found = strongest_peaks(sums[:, centre - half : centre + half + 1])
+            for j in range(bands):
+                lo, hi = margin + j * P + trim, margin + (j + 1) * P - trim
+                yield vertical, centre, (lo + hi) / 2, found[j]
+
+
+def strongest_peaks(strips: np.ndarray) -> list[tuple[float, float] | None]:
+    """Per row of ``strips``: sub-pixel position of its strongest peak and how much it stands
+    out (None when under 1.4 times the row's median)."""
+    count, length = strips.shape
+    if length < 5:
+        return [None] * count
+    smooth = 0.5 * strips
+    smooth[:, 1:] += 0.25 * strips[:, :-1]
+    smooth[:, :-1] += 0.25 * strips[:, 1:]
+    k = np.argmax(smooth[:, 1:-1], axis=1) + 1
+    rows = np.arange(count)
+    base = np.median(smooth, axis=1) + 1e-6
+    left, mid, right = smooth[rows, k - 1], smooth[rows, k], smooth[rows, k + 1]
+    strength = mid / base
+    denom = left - 2 * mid + right
+    with np.errstate(divide="ignore", invalid="ignore"):
+        shift = np.where(denom < 0, 0.5 * (left - right) / denom, 0.0)
+    shift = np.clip(shift, -0.5, 0.5)
+    return [
+        (float(k[r] + shift[r]), min(float(strength[r]), 4.0)) if strength[r] >= 1.4 else None
+        for r in range(count)
+    ]
+
+
+def edge_support(
+    small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int, each_way: bool = False
+) -> float:
+    """The share of inner cell-boundary segments with a clear edge within 0.1 cell of the lattice
+    (with ``each_way``, the smaller of the shares on vertical and on horizontal lines).
+
+    Between two tiles there is always an edge (a gap, or a change of picture); a colourful blob
+    that merely got a lattice fitted to it has edges here and there, not along every line.
+    """
+    P = LATTICE_PX
+    half = int(0.25 * P)
+    hits, totals = {True: 0, False: 0}, {True: 0, False: 0}
+    for vertical, _, _, found in lattice_edges(small, to_lattice, cells_x, cells_y, half, True):
+        totals[vertical] += 1
+        if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
+            hits[vertical] += 1
+    if each_way:
+        return min(hits[v] / totals[v] if totals[v] else 1.0 for v in (True, False))
+    total = totals[True] + totals[False]
+    return (hits[True] + hits[False]) / total if total >= 4 else 1.0
+
+
+def line_hits(grad, lines, band, line_origin, band_origin, span=None) -> float:
+    """Share of lattice-line segments with a clear edge on the line (within 0.1 cell).
+
+    ``grad``: gradient across the lines, rows running along them (gx for vertical lines, gy.T
+    for horizontal ones). ``lines``: line positions in cells; the segments are those of cell
+    ``band`` along them, or of every cell in ``span`` (first, end) when ``band`` is None.
+    """
+    P, margin = LATTICE_PX, LATTICE_PX // 2
+    half, trim = int(0.25 * P), int(round(0.2 * P))
+    bands = [band] if band is not None else range(*span)
+    hits = total = 0
+    for line in lines:
+        centre = margin + (line - line_origin) * P
+        for b in bands:
+            lo = margin + (b - band_origin) * P + trim
+            strip = grad[lo : lo + P - 2 * trim, centre - half : centre + half + 1].sum(axis=0)
+            found = strongest_peaks(strip[None, :])[0]
+            total += 1
+            if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
+                hits += 1
+    return hits / total if total else 0.0
+
+
+def frame_edge_support(small: np.ndarray, frame: np.ndarray, size: int) -> float:
+    """The smaller, of vertical and horizontal lines, share of the N×N ``frame``'s inner cell
+    boundaries that show a tile edge: how well the frame sits on the tiles."""
+    P, margin = LATTICE_PX, LATTICE_PX // 2
+    target = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) * P + margin
+    to_lattice = cv2.getPerspectiveTransform(frame.astype(np.float32), target)
+    return edge_support(small, to_lattice, size, size, each_way=True)
