@@ -87,6 +87,9 @@ def place_frame(
     return frame, size, tile_span, warnings, span > size
 
 
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
 def _tile_cells(
     mask: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int, grow: bool = True
 ) -> np.ndarray:
@@ -286,6 +289,3 @@ def tiles_past_edge(small: np.ndarray, frame: np.ndarray, size: int) -> bool:
         if total >= 2 and hits >= PAST_EDGE_MIN_SHARE * total:
             return True
     return False
-
-
-_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))

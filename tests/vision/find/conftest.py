@@ -27,3 +27,15 @@ def table(kind: str = "carpet", height: int = 1200, width: int = 1600, seed: int
     return (
         _background(np.random.default_rng(seed), kind, height, width).clip(0, 255).astype(np.uint8)
     )
+
+
+def draw_tiles(
+    image: np.ndarray, columns: int, rows: int, x: int, y: int, pitch: int, seed: int = 2
+) -> None:
+    """Tiles of random colours with seams of ``image``'s own colour, ``columns``×``rows`` from
+    (x, y), ``pitch`` pixels apart."""
+    colours = np.random.default_rng(seed).integers(0, 255, (rows, columns, 3))
+    for r in range(rows):
+        for c in range(columns):
+            x0, y0 = x + pitch * c, y + pitch * r
+            image[y0 + 2 : y0 + pitch - 2, x0 + 2 : x0 + pitch - 2] = colours[r, c]

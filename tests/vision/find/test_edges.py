@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.vision.find.conftest import draw_tiles
 from vision.find.edges import frame_edge_support, strongest_peaks
 
 
@@ -18,11 +19,7 @@ def test_a_strip_s_strongest_peak_is_found_between_pixels_and_a_flat_strip_has_n
 
 def test_a_frame_on_the_tiles_has_edges_on_its_lines_and_one_half_a_cell_off_does_not():
     image = np.full((500, 500, 3), 200, np.uint8)
-    colours = np.random.default_rng(1).integers(0, 255, (5, 5, 3))
-    for r in range(5):
-        for c in range(5):
-            x, y = 100 + 60 * c, 100 + 60 * r
-            image[y + 2 : y + 58, x + 2 : x + 58] = colours[r, c]
+    draw_tiles(image, 5, 5, 100, 100, 60, seed=1)
     on_tiles = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
     assert frame_edge_support(image, on_tiles, 5) == 1.0
     assert frame_edge_support(image, on_tiles + 30, 5) < 0.5

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from lab.tables import _table
-from tests.vision.find.conftest import lay
+from tests.vision.find.conftest import draw_tiles, lay
 from vision.find.extent import _fullest_window, _lean, _spare_before, tiles_past_edge
 from vision.find.search import find_kingdoms
 
@@ -38,24 +38,15 @@ def test_a_row_of_table_coloured_tiles_is_in_the_frame(aau_board):
     assert kingdom.tile_span == (0, 5, 0, 5)
 
 
-def _tiles(image: np.ndarray, columns: int, rows: int, x: int, y: int, pitch: int) -> None:
-    """Tiles of random colours with grey seams, ``columns``×``rows`` from (x, y)."""
-    colours = np.random.default_rng(2).integers(0, 255, (rows, columns, 3))
-    for r in range(rows):
-        for c in range(columns):
-            x0, y0 = x + pitch * c, y + pitch * r
-            image[y0 + 2 : y0 + pitch - 2, x0 + 2 : x0 + pitch - 2] = colours[r, c]
-
-
 def test_tile_seams_running_on_into_the_photo_edge_mean_a_cut_kingdom():
     """A 5×5 frame 0.4 cell short of the photo's right edge: a column of tiles beyond it that
     the edge cuts is more kingdom (cut off); plain table there is not."""
     frame = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
     cut = np.full((500, 424, 3), 200, np.uint8)
-    _tiles(cut, 6, 5, 100, 100, 60)  # the sixth column runs 24 px (0.4 cell) into the edge
+    draw_tiles(cut, 6, 5, 100, 100, 60)  # the sixth column runs 24 px (0.4 cell) into the edge
     assert tiles_past_edge(cut, frame, 5)
     clear = np.full((500, 424, 3), 200, np.uint8)
-    _tiles(clear, 5, 5, 100, 100, 60)
+    draw_tiles(clear, 5, 5, 100, 100, 60)
     assert not tiles_past_edge(clear, frame, 5)
 
 

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.vision.find.conftest import draw_tiles
 from vision.find.lattice import _snapped_quad
 
 
 def test_an_outline_half_a_cell_off_snaps_to_the_lattice():
     """Tile edges every 60 px: a quad whose sides cut cells in half moves onto the lines."""
     image = np.full((500, 500, 3), 200, np.uint8)
-    colours = np.random.default_rng(1).integers(0, 255, (5, 5, 3))
-    for r in range(5):
-        for c in range(5):
-            x, y = 100 + 60 * c, 100 + 60 * r
-            image[y + 2 : y + 58, x + 2 : x + 58] = colours[r, c]
+    draw_tiles(image, 5, 5, 100, 100, 60, seed=1)
     quad = np.array([[130, 130], [370, 130], [370, 370], [130, 370]], float)
     snapped = _snapped_quad(image, quad)
     assert snapped is not None
