@@ -560,7 +560,7 @@ def _off_the_table(image: np.ndarray, location: BoardLocation) -> BoardLocation:
         if likeness[line].min() < TABLE_LIKE:
             continue
         moved = shift_frame(location, down, right)
-        if not cells_in_photo(moved).all():
+        if reaches_past_photo(moved):
             continue
         moved_likeness = table_likeness(image, moved.homography, n)
         if moved_likeness is None:
