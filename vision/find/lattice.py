@@ -19,6 +19,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.find.decision import lattice_evidence, straightened_view
 from vision.find.edges import LATTICE_PX, edge_profiles, edge_support, lattice_edges
 from vision.find.extent import place_frame
 from vision.find.location import SIZES, NoBoardFound, order_corners
@@ -128,6 +129,10 @@ MAX_LEFT_OUT_SUPPORT = 0.4
 # A square window of a lattice snapped inside a blob: a strip beside it one cell wide shares
 # the window's side, and on a cloth printed at about the tiles' pitch that alone reaches 0.5.
 SNAPPED_MAX_LEFT_OUT = 0.55
+# Spread of cell colours (``decision.lattice_evidence``) a window of a failed snapped lattice
+# needs: complete kingdoms of development scenes 52-200 (646 of lab.tables and lab.synth's hard
+# scenes), a hand with its fingers over cork 31 (decision.MIN_CELL_SPREAD, for any frame, is 30).
+WINDOW_MIN_CELL_SPREAD = 45.0
 
 
 def fit_lattice(
@@ -159,7 +164,9 @@ def fit_lattice(
     margin = LATTICE_PX // 2
     # The clearest lattice first; if its tile edges do not hold up once fitted, the next; last,
     # the same outlines snapped to the lattice their tile edges show.
-    oblong = None
+    # A snapped lattice whose edges do not hold up may hold a square window that does
+    # (``_window_of_snapped``): the first such, taken only when nothing else fits.
+    oblong = last_resort = None
     for (cells_x, cells_y, clarity), quad, snapped in _with_snapped(small, mask, counted):
         if clarity < MIN_LATTICE_CLARITY:
             continue
@@ -196,6 +203,8 @@ def fit_lattice(
                 >= SNAPPED_MIN_SUPPORT
             )
             if not whole:
+                if last_resort is None:
+                    last_resort = _window_of_snapped(small, to_lattice, cells_x, cells_y)
                 continue
         else:
             whole = edge_support(small, to_lattice, cells_x, cells_y) >= MIN_EDGE_SUPPORT
@@ -217,9 +226,13 @@ def fit_lattice(
             trimmed = False
             break
     else:
-        if oblong is None:
+        if oblong is not None:
+            (to_lattice, cells_x, cells_y), trimmed = oblong, False
+        elif last_resort is not None:
+            (to_lattice, cells_x), trimmed = last_resort, True
+            cells_y = cells_x
+        else:
             raise NoBoardFound(NOT_A_GRID)
-        (to_lattice, cells_x, cells_y), trimmed = oblong, False
 
     # Past a trimmed side lies the thing that was cut off, not more tiles.
     return place_frame(small, mask, to_lattice, cells_x, cells_y, size, grow=not trimmed)
@@ -466,20 +479,21 @@ def _square_window(
     cells_y: int,
     min_support: float = MIN_EDGE_SUPPORT,
     max_left_out: float = MAX_LEFT_OUT_SUPPORT,
+    n: int | None = None,
 ) -> tuple[np.ndarray, int] | None:
-    """(to_lattice, cells) of the square window of a lattice longer one way than the other that
-    shows tile edges both ways while the strips it leaves out show none, or None.
+    """(to_lattice, n) of the square n×n window of a lattice (by default as wide as its shorter
+    side) that shows tile edges both ways while the strips it leaves out show none, or None.
 
     Left-out strips with tile edges would be tiles: a kingdom cut by the photo's edge, or two
     kingdoms side by side, must not lose a row and look whole. Of the windows that pass, the one
     whose edges stand out most from what it leaves out.
     """
     best = None
-    for window_lattice, n, left_out in _square_windows(to_lattice, cells_x, cells_y):
+    for window_lattice, cells, left_out in _square_windows(to_lattice, cells_x, cells_y, n):
         for window in (0.3, 0.2, 0.12):
-            window_lattice = _refine_on_edges(small, window_lattice, n, n, window)
+            window_lattice = _refine_on_edges(small, window_lattice, cells, cells, window)
         # Both ways: the stripes of a hand's fingers show edges one way only.
-        support = edge_support(small, window_lattice, n, n, each_way=True)
+        support = edge_support(small, window_lattice, cells, cells, each_way=True)
         if support < min_support:
             continue
         beside = max(
@@ -487,33 +501,60 @@ def _square_window(
             for to_strip, across, down in left_out
         )
         if beside <= max_left_out and (best is None or support - beside > best[0]):
-            best = (support - beside, window_lattice, n)
+            best = (support - beside, window_lattice, cells)
     return None if best is None else best[1:]
 
 
-def _square_windows(to_lattice: np.ndarray, cells_x: int, cells_y: int) -> list:
-    """Each square window of a lattice longer one way than the other: (to_lattice, cells,
-    left_out), where left_out lists the strips beside the window as (shift from the window's
-    lattice to the strip's, cells across, cells down)."""
-    n = min(cells_x, cells_y)
-    extra = max(cells_x, cells_y) - n
-    if extra == 0 or n < MIN_WINDOW_CELLS:
+def _window_of_snapped(
+    small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int
+) -> tuple[np.ndarray, int] | None:
+    """A whole 7×7 or 5×5 window of a snapped lattice bigger than the tiles (its outline took
+    in table specks, or the gaps of drifted tiles), as ``_square_window`` picks it with a
+    snapped lattice's thresholds, whose cells differ as a kingdom's do; or None.
+
+    The lattice as a whole failed, so its window must show more than edges: a hand's fingers
+    give a row of them, but its cells are two colours, skin and table."""
+    margin = LATTICE_PX // 2
+    for n in SIZES[::-1]:
+        window = _square_window(
+            small, to_lattice, cells_x, cells_y, SNAPPED_MIN_SUPPORT, SNAPPED_MAX_LEFT_OUT, n
+        )
+        if window is None:
+            continue
+        lattice_corners = np.float32([[0, 0], [n, 0], [n, n], [0, n]]) * LATTICE_PX + margin
+        corners = cv2.perspectiveTransform(
+            lattice_corners.reshape(-1, 1, 2), np.linalg.inv(window[0])
+        ).reshape(4, 2)
+        _, spread = lattice_evidence(straightened_view(small, corners, n), n)
+        if spread >= WINDOW_MIN_CELL_SPREAD:
+            return window
+    return None
+
+
+def _square_windows(
+    to_lattice: np.ndarray, cells_x: int, cells_y: int, n: int | None = None
+) -> list:
+    """Each n×n window of a lattice bigger than it (n: by default its shorter side):
+    (to_lattice, n, left_out), where left_out lists the blocks of the lattice beside the window
+    as (shift from the window's lattice to the block's, cells across, cells down)."""
+    n = min(cells_x, cells_y) if n is None else n
+    if n < MIN_WINDOW_CELLS or n > min(cells_x, cells_y) or n == max(cells_x, cells_y):
         return []
     P = LATTICE_PX
 
-    def shift(cells: int) -> np.ndarray:
-        dx, dy = (cells, 0) if cells_x > cells_y else (0, cells)
+    def shift(dx: int, dy: int) -> np.ndarray:
         return np.array([[1, 0, -dx * P], [0, 1, -dy * P], [0, 0, 1]], float)
 
-    def strip(start: int, length: int) -> tuple[np.ndarray, int, int]:
-        return (shift(start), length, n) if cells_x > cells_y else (shift(start), n, length)
-
     windows = []
-    for offset in range(extra + 1):
-        left_out = []
-        if offset:
-            left_out.append(strip(-offset, offset))
-        if extra - offset:
-            left_out.append(strip(n, extra - offset))
-        windows.append((shift(offset) @ to_lattice, n, left_out))
+    for oy in range(cells_y - n + 1):
+        for ox in range(cells_x - n + 1):
+            # Whole columns left and right of the window, then the rows above and below it.
+            blocks = [
+                (-ox, -oy, ox, cells_y),
+                (n, -oy, cells_x - ox - n, cells_y),
+                (0, -oy, n, oy),
+                (0, n, n, cells_y - oy - n),
+            ]
+            left_out = [(shift(x, y), a, d) for x, y, a, d in blocks if a and d]
+            windows.append((shift(ox, oy) @ to_lattice, n, left_out))
     return windows

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tests.vision.find.conftest import draw_tiles
+from vision.find.edges import LATTICE_PX
 from vision.find.lattice import _snapped_quad
 
 
@@ -36,3 +38,59 @@ def test_a_snapped_lattice_of_six_cells_with_one_strong_middle_line_is_six_not_t
     quad = np.array([[0, 0], [300, 0], [300, 300], [0, 300]], float)
     assert _count_cells(image, quad)[:2] == (2, 2)  # an outline may be two rows of tiles
     assert _count_cells(image, quad, SNAPPED_MIN_COUNT)[:2] == (6, 6)
+
+
+def _lattice_over(x: int, y: int, cells: int, pitch: int) -> np.ndarray:
+    """to_lattice (image pixels → lattice pixels) for a square lattice of ``cells`` from (x, y)."""
+    quad = np.float32([[x, y], [x + cells * pitch, y], [x + cells * pitch, y + cells * pitch]])
+    quad = np.vstack([quad, np.float32([[x, y + cells * pitch]])])
+    target = np.float32([[0, 0], [cells, 0], [cells, cells], [0, cells]]) * LATTICE_PX
+    return cv2.getPerspectiveTransform(quad, target + LATTICE_PX // 2)
+
+
+def test_a_snapped_lattice_a_row_and_a_column_past_the_tiles_gives_up_its_five_by_five():
+    """Development scene 9940: a kingdom of drifting tiles on a cutting mat, its outline ragged
+    where holes are, snapped to a lattice a cell wider and taller than its tiles; the whole
+    lattice's edges do not hold up, its 5×5 window over the tiles does, and the row and column
+    it leaves out show no tile edges."""
+    from vision.find.lattice import _window_of_snapped
+
+    image = np.full((600, 600, 3), 200, np.uint8)
+    draw_tiles(image, 5, 5, 160, 160, 60, seed=3)
+    window = _window_of_snapped(image, _lattice_over(100, 100, 6, 60), 6, 6)
+    assert window is not None
+    to_lattice, n = window
+    assert n == 5
+    corners = np.float32([[0, 0], [5, 0], [5, 5], [0, 5]]) * LATTICE_PX + LATTICE_PX // 2
+    in_image = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.linalg.inv(to_lattice))
+    truth = np.array([[160, 160], [460, 160], [460, 460], [160, 460]], float)
+    assert np.abs(in_image.reshape(4, 2) - truth).max() < 4
+
+
+def test_no_window_is_cut_out_of_a_lattice_of_tiles_all_over():
+    """Six by six tiles: every 5×5 window leaves out a row and a column of tiles, so none is a
+    kingdom on its own (the tiles may be two kingdoms side by side, or one cut by the edge)."""
+    from vision.find.lattice import _window_of_snapped
+
+    image = np.full((600, 600, 3), 200, np.uint8)
+    draw_tiles(image, 6, 6, 100, 100, 60, seed=3)
+    assert _window_of_snapped(image, _lattice_over(100, 100, 6, 60), 6, 6) is None
+
+
+def test_a_window_of_cells_in_two_colours_is_no_kingdom():
+    """Development scene 9270: a hand over cork, its fingers giving a row of edges, once passed
+    as a 5×5 window of a snapped lattice. Its cells are skin or table: far less different than
+    a kingdom's tiles, whatever edges they show."""
+    from vision.find.decision import lattice_evidence, straightened_view
+    from vision.find.lattice import WINDOW_MIN_CELL_SPREAD, _window_of_snapped
+
+    image = np.full((600, 600, 3), 200, np.uint8)
+    draw_tiles(image, 5, 5, 160, 160, 60, seed=3)
+    skin, cork = (150, 160, 215), (90, 150, 190)
+    for r in range(5):
+        for c in range(5):
+            y0, x0 = 160 + 60 * r, 160 + 60 * c
+            image[y0 + 2 : y0 + 58, x0 + 2 : x0 + 58] = skin if (r + c) % 2 else cork
+    corners = np.array([[160, 160], [460, 160], [460, 460], [160, 460]], float)
+    assert lattice_evidence(straightened_view(image, corners, 5), 5)[1] < WINDOW_MIN_CELL_SPREAD
+    assert _window_of_snapped(image, _lattice_over(100, 100, 6, 60), 6, 6) is None

@@ -469,3 +469,18 @@ def test_mostly_table_is_judged_on_the_frames_cells():
     assert not _mostly_table(seen, size_given=True)
     with pytest.raises(ValueError, match="5×5"):
         location_from_corners(corners, 5, table_likeness=np.zeros((7, 7)))
+
+
+def test_a_kingdom_of_drifting_tiles_is_framed_from_a_window_of_its_snapped_lattice():
+    """Development scene 9940: on a cutting mat, a kingdom whose dominoes drift apart and whose
+    outline is ragged with holes; its outlines fail, and the lattice snapped to its tile edges
+    comes out a column too wide, so the whole lattice's edges do not hold up. Its 5×5 window
+    over the tiles does, beside a column that shows none: all three kingdoms are found."""
+    from lab.evaluate_tables import corner_error
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(9940)  # a development scene, not an evaluated one
+    found = find_kingdoms(scene.image).kingdoms
+    assert len(found) == len(scene.kingdoms) == 3
+    for truth in scene.kingdoms:
+        assert min(corner_error(k.corners, truth.corners, truth.size) for k in found) < 0.25
