@@ -16,6 +16,14 @@ import numpy as np
 LATTICE_PX = 40
 
 
+def lattice_to_image(cells: np.ndarray, to_image: np.ndarray) -> np.ndarray:
+    """Points (k, 2) given in cells of a straightened lattice view (cell (c, r) spans c..c+1,
+    r..r+1, after a half-cell margin) in image pixels, through ``to_image``: the inverse of the
+    homography that made the view."""
+    points = np.asarray(cells, dtype=np.float64) * LATTICE_PX + LATTICE_PX // 2
+    return cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+
+
 # BGR to (brightness, red-green, yellow-blue): a linear stand-in for Lab. OpenCV's 8-bit Lab
 # conversion builds lookup tables on first use (about 0.3 s), more than the whole search.
 _OPPONENT = np.array(

@@ -13,7 +13,13 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.find.edges import LATTICE_PX, gradient_images, line_hits, strongest_peaks
+from vision.find.edges import (
+    LATTICE_PX,
+    gradient_images,
+    lattice_to_image,
+    line_hits,
+    strongest_peaks,
+)
 from vision.find.location import NoBoardFound
 
 
@@ -34,7 +40,6 @@ def place_frame(
     them (not when ``grow`` is False: past a trimmed side lies what was cut off), decide N
     unless ``size`` is given, and the frame is centred on them.
     """
-    margin = LATTICE_PX // 2
     tiles = _tile_cells(mask, to_lattice, cells_x, cells_y, grow=grow)
     rows, cols = np.nonzero(tiles)
     if len(rows) == 0:
@@ -77,10 +82,7 @@ def place_frame(
         [[left, top], [left + size, top], [left + size, top + size], [left, top + size]],
         dtype=np.float64,
     )
-    frame_lattice = frame_cells * LATTICE_PX + margin
-    frame = cv2.perspectiveTransform(
-        frame_lattice.reshape(-1, 1, 2), np.linalg.inv(to_lattice)
-    ).reshape(4, 2)
+    frame = lattice_to_image(frame_cells, np.linalg.inv(to_lattice))
     tile_span = tuple(
         int(np.clip(v, 0, size)) for v in (row0 - top, row1 - top, col0 - left, col1 - left)
     )
@@ -199,9 +201,7 @@ def _inside_photo(cells, to_photo: np.ndarray, shape: tuple[int, int]) -> bool:
         c1 + GROW_CLEARANCE,
         r1 + GROW_CLEARANCE,
     )
-    margin = LATTICE_PX // 2
-    corners = np.array([[c0, r0], [c1, r0], [c1, r1], [c0, r1]], float) * LATTICE_PX + margin
-    photo = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_photo).reshape(4, 2)
+    photo = lattice_to_image(np.array([[c0, r0], [c1, r0], [c1, r1], [c0, r1]]), to_photo)
     h, w = shape
     return bool(
         (photo >= 1).all() and (photo[:, 0] <= w - 2).all() and (photo[:, 1] <= h - 2).all()

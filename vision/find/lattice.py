@@ -20,7 +20,13 @@ import cv2
 import numpy as np
 
 from vision.find.decision import lattice_evidence, straightened_view
-from vision.find.edges import LATTICE_PX, edge_profiles, edge_support, lattice_edges
+from vision.find.edges import (
+    LATTICE_PX,
+    edge_profiles,
+    edge_support,
+    lattice_edges,
+    lattice_to_image,
+)
 from vision.find.extent import place_frame
 from vision.find.location import SIZES, NoBoardFound, order_corners
 
@@ -514,17 +520,14 @@ def _window_of_snapped(
 
     The lattice as a whole failed, so its window must show more than edges: a hand's fingers
     give a row of them, but its cells are two colours, skin and table."""
-    margin = LATTICE_PX // 2
     for n in SIZES[::-1]:
         window = _square_window(
             small, to_lattice, cells_x, cells_y, SNAPPED_MIN_SUPPORT, SNAPPED_MAX_LEFT_OUT, n
         )
         if window is None:
             continue
-        lattice_corners = np.float32([[0, 0], [n, 0], [n, n], [0, n]]) * LATTICE_PX + margin
-        corners = cv2.perspectiveTransform(
-            lattice_corners.reshape(-1, 1, 2), np.linalg.inv(window[0])
-        ).reshape(4, 2)
+        square = np.array([[0, 0], [n, 0], [n, n], [0, n]])
+        corners = lattice_to_image(square, np.linalg.inv(window[0]))
         _, spread = lattice_evidence(straightened_view(small, corners, n), n)
         if spread >= WINDOW_MIN_CELL_SPREAD:
             return window
