@@ -136,8 +136,9 @@ MAX_LEFT_OUT_SUPPORT = 0.4
 # the window's side, and on a cloth printed at about the tiles' pitch that alone reaches 0.5.
 SNAPPED_MAX_LEFT_OUT = 0.55
 # Spread of cell colours (``decision.lattice_evidence``) a window of a failed snapped lattice
-# needs: complete kingdoms of development scenes 52-200 (646 of lab.tables and lab.synth's hard
-# scenes), a hand with its fingers over cork 31 (decision.MIN_CELL_SPREAD, for any frame, is 30).
+# needs: complete kingdoms of development scenes 52 or more (646 of lab.tables and lab.synth's
+# hard scenes), a hand with its fingers over cork 31 (decision.MIN_CELL_SPREAD, for any frame,
+# is 30).
 WINDOW_MIN_CELL_SPREAD = 45.0
 
 
