@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from tests.vision.find.conftest import draw_tiles
-from vision.find.edges import LATTICE_PX
+from vision.find.edges import LATTICE_PX, lattice_to_image
 from vision.find.lattice import _snapped_quad
 
 
@@ -42,10 +42,9 @@ def test_a_snapped_lattice_of_six_cells_with_one_strong_middle_line_is_six_not_t
 
 def _lattice_over(x: int, y: int, cells: int, pitch: int) -> np.ndarray:
     """to_lattice (image pixels → lattice pixels) for a square lattice of ``cells`` from (x, y)."""
-    quad = np.float32([[x, y], [x + cells * pitch, y], [x + cells * pitch, y + cells * pitch]])
-    quad = np.vstack([quad, np.float32([[x, y + cells * pitch]])])
-    target = np.float32([[0, 0], [cells, 0], [cells, cells], [0, cells]]) * LATTICE_PX
-    return cv2.getPerspectiveTransform(quad, target + LATTICE_PX // 2)
+    square = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]) * cells
+    quad = square * pitch + np.float32([x, y])
+    return cv2.getPerspectiveTransform(quad, square * LATTICE_PX + LATTICE_PX // 2)
 
 
 def test_a_snapped_lattice_a_row_and_a_column_past_the_tiles_gives_up_its_five_by_five():
@@ -61,10 +60,9 @@ def test_a_snapped_lattice_a_row_and_a_column_past_the_tiles_gives_up_its_five_b
     assert window is not None
     to_lattice, n = window
     assert n == 5
-    corners = np.float32([[0, 0], [5, 0], [5, 5], [0, 5]]) * LATTICE_PX + LATTICE_PX // 2
-    in_image = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.linalg.inv(to_lattice))
+    in_image = lattice_to_image([[0, 0], [5, 0], [5, 5], [0, 5]], np.linalg.inv(to_lattice))
     truth = np.array([[160, 160], [460, 160], [460, 460], [160, 460]], float)
-    assert np.abs(in_image.reshape(4, 2) - truth).max() < 4
+    assert np.abs(in_image - truth).max() < 4
 
 
 def test_no_window_is_cut_out_of_a_lattice_of_tiles_all_over():
@@ -85,7 +83,6 @@ def test_a_window_of_cells_in_two_colours_is_no_kingdom():
     from vision.find.lattice import WINDOW_MIN_CELL_SPREAD, _window_of_snapped
 
     image = np.full((600, 600, 3), 200, np.uint8)
-    draw_tiles(image, 5, 5, 160, 160, 60, seed=3)
     skin, cork = (150, 160, 215), (90, 150, 190)
     for r in range(5):
         for c in range(5):
