@@ -97,6 +97,15 @@ OUTSIDE_TOLERANCE = 0.1  # of a cell: a frame corner further out than this is no
 # complete ones 0.70-1.
 FLUSH_ZONE = 0.1
 FLUSH_MIN_SUPPORT = 0.7
+# Things that stand out from the table run on from a frame's side to the photo's edge: at least
+# RUN_ON_MIN_CELLS cells' worth of them, lying along the frame over RUN_ON_MIN_CONTACT cells² of
+# the thin ring from 0.15 to RUN_ON_GAP cells outside it (the gap between two dominoes is about
+# a tenth of a cell). A kingdom cut by the edge whose inner 5×5 was framed whole leaves its cut
+# rows so: on development scenes 0.22-0.6 cells² of contact; a cut neighbour whose corner came
+# within a third of a cell of a complete kingdom 0.01, cards laid against one 0.05.
+RUN_ON_GAP = 0.2
+RUN_ON_MIN_CELLS = 1.0
+RUN_ON_MIN_CONTACT = 0.15
 
 
 def touches_border(blob: np.ndarray) -> bool:
@@ -136,6 +145,42 @@ def cut_off_sentence(
     if not (short or beyond or past_edge or squeezed):
         return None
     return f"a kingdom {where_in_photo(corners.mean(axis=0), (h, w))} is cut by the photo's edge"
+
+
+def runs_on_to_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool:
+    """Whether what stands out from the table (``not_table``, the table model's uint8 mask)
+    runs on from just outside the N×N ``frame`` (in the mask's pixels) to the photo's edge.
+
+    The other cut-off signs look at the frame's own tiles and lattice; this one at what lies
+    beyond it. A cut 7×7 kingdom whose inner 5×5 fits the lattice and fills its frame shows
+    its tiles running on past that frame into the edge.
+    """
+    frame = np.asarray(frame, dtype=np.float64).reshape(4, 2)
+    cell = np.sqrt(cv2.contourArea(frame.astype(np.float32))) / size
+    centre = frame.mean(axis=0)
+
+    def grown(cells: float) -> np.ndarray:
+        return np.round(centre + (frame - centre) * (1 + 2 * cells / size)).astype(np.int32)
+
+    # The narrow gaps between dominoes closed, as ``regions.split_blob`` does.
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    outside = cv2.morphologyEx(not_table, cv2.MORPH_CLOSE, kernel)
+    cv2.fillConvexPoly(outside, grown(0.15), 0)  # the frame's own tiles, a little over
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(outside, connectivity=8)
+    near = np.zeros(outside.shape, np.uint8)
+    cv2.fillConvexPoly(near, grown(RUN_ON_GAP), 1)
+    h, w = outside.shape
+    m = max(1, int(round(BORDER_MARGIN * min(h, w))))
+    edge = np.ones((h, w), bool)
+    edge[m:-m, m:-m] = False
+    candidates = np.intersect1d(np.unique(labels[near > 0]), np.unique(labels[edge]))
+    candidates = candidates[candidates > 0]
+    # Summed: the tiles of a cut row may stand apart, each a little under a cell.
+    area = stats[candidates, cv2.CC_STAT_AREA].sum()
+    contact = np.count_nonzero(np.isin(labels, candidates) & (near > 0))
+    return bool(
+        area >= RUN_ON_MIN_CELLS * cell * cell and contact >= RUN_ON_MIN_CONTACT * cell * cell
+    )
 
 
 def reaches_past_photo(location) -> bool:

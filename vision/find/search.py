@@ -21,6 +21,7 @@ from vision.find.decision import (
     cut_off_sentence,
     reaches_past_photo,
     reading_order,
+    runs_on_to_edge,
     tiles_seen,
     touches_border,
 )
@@ -214,7 +215,10 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             location = _onto_unseen_tiles(image, location)
             if size is None:
                 location = _five_inside_seven(image, location)
-            past_edge = touches and tiles_past_edge(small, frame, n)
+            past_edge = touches and (
+                tiles_past_edge(small, frame, n)
+                or runs_on_to_edge(model.not_table, frame * _mask_scale(model, small), n)
+            )
             support = frame_edge_support(small, frame, n) if touches else 1.0
             sentence = cut_off_sentence(location, touches, past_edge, support)
             if sentence:
@@ -260,6 +264,11 @@ def _given_corners(image: np.ndarray, size: int | None, corners) -> BoardLocatio
             " corners of the kingdom"
         )
     return location_from_corners(corners, size, image_shape=image.shape[:2])
+
+
+def _mask_scale(model, small: np.ndarray) -> float:
+    """The table model's masks' pixels per ``small`` pixel."""
+    return model.not_table.shape[1] / small.shape[1]
 
 
 def _kingdoms_in_blob(small: _Photo, model, blob, size):

@@ -8,7 +8,12 @@ import pytest
 
 from lab.synth import _background, make_scene
 from vision.find import NoBoardFound, find_board
-from vision.find.decision import lattice_evidence, straightened_view, tiles_seen
+from vision.find.decision import (
+    lattice_evidence,
+    runs_on_to_edge,
+    straightened_view,
+    tiles_seen,
+)
 
 
 def _full(image: np.ndarray) -> np.ndarray:
@@ -150,6 +155,43 @@ def test_a_frame_with_a_cell_past_the_photo_reaches_past_it():
     # Corners a little past the edge, every cell's centre inside: not.
     edge = [[300, 520], [800, 520], [800, 1020], [300, 1020]]
     assert not reaches_past_photo(_location(edge))
+
+
+def _tiles_mask(rows: range, columns: range, pitch: int = 40, shape=(400, 600)) -> np.ndarray:
+    """A table model's mask: square tiles at ``pitch``, gaps of 4 px between them."""
+    mask = np.zeros(shape, np.uint8)
+    for r in rows:
+        for c in columns:
+            y, x = r * pitch, c * pitch
+            mask[max(0, y + 2) : y + pitch - 2, max(0, x + 2) : x + pitch - 2] = 255
+    return mask
+
+
+def test_tiles_running_on_from_the_frame_to_the_photo_edge_mean_it_is_cut():
+    """A 5×5 frame over rows 1-5 of tiles (40 px cells, the photo's top edge at y = 0)."""
+    frame = np.array([[80, 40], [280, 40], [280, 240], [80, 240]], float)
+    # A sixth row, between the frame and the photo's top edge: a 7×7 cut by the edge.
+    assert runs_on_to_edge(_tiles_mask(range(0, 6), range(2, 7)), frame, 5)
+    # The kingdom alone, table between it and the edge: complete.
+    assert not runs_on_to_edge(_tiles_mask(range(1, 6), range(2, 7)), frame, 5)
+    # A box along the edge, more than half a cell from the frame, is not the kingdom's.
+    box = _tiles_mask(range(1, 6), range(2, 7))
+    box[:16, 60:300] = 255
+    assert not runs_on_to_edge(box, frame, 5)
+    # Nor a cup under a cell's size touching both.
+    cup = _tiles_mask(range(1, 6), range(2, 7))
+    cup[0:42, 150:170] = 255
+    assert not runs_on_to_edge(cup, frame, 5)
+    # Nor a box as big as two cells that comes near the frame only at its corner: a cut
+    # neighbour, not rows of this kingdom, which lie along a whole side.
+    corner = _tiles_mask(range(1, 6), range(2, 7))
+    corner[:36, :82] = 255
+    assert not runs_on_to_edge(corner, frame, 5)
+    # Nor cards laid along a side a quarter of a cell off it (development scene 9679): the
+    # next row of a kingdom lies a domino's gap away.
+    cards = _tiles_mask(range(1, 6), range(2, 7))
+    cards[:30, 100:180] = 255
+    assert not runs_on_to_edge(cards, frame, 5)
 
 
 def test_touches_border():

@@ -9,7 +9,13 @@ import numpy as np
 
 from lab.tables import _table
 from tests.vision.find.conftest import draw_tiles, lay
-from vision.find.extent import _fullest_window, _lean, _spare_before, tiles_past_edge
+from vision.find.extent import (
+    _fullest_window,
+    _lean,
+    _spare_before,
+    place_frame,
+    tiles_past_edge,
+)
 from vision.find.search import find_kingdoms
 
 
@@ -94,3 +100,19 @@ def test_a_glare_spot_beside_a_kingdom_does_not_push_its_frame_off_the_tiles():
     location = find_board(scene.image)
     assert location.size == 7
     assert corner_error(location.corners, scene.corners, 7) < 0.2
+
+
+def test_tiles_six_cells_long_one_way_and_five_the_other_are_framed_seven_with_a_warning():
+    """A lattice of 40 px cells from (100, 80): tiles over 6×5 of its cells. Six cells is more
+    than a 5×5 kingdom, so the frame is 7×7, but on development scenes that was a 5×5 kingdom
+    whose lattice lies half a cell off its tiles: the user is told to check it."""
+    small = np.full((500, 600, 3), 128, np.uint8)  # no edges: the frame grows over nothing
+    to_lattice = np.array([[1, 0, 20 - 100], [0, 1, 20 - 80], [0, 0, 1]], float)
+    mask = np.zeros((500, 600), np.uint8)
+    mask[80 : 80 + 5 * 40, 100 : 100 + 6 * 40] = 255
+    _, size, span, warnings, _ = place_frame(small, mask, to_lattice, 6, 5, None)
+    assert size == 7 and (span[1] - span[0], span[3] - span[2]) == (5, 6)
+    assert any("may be a 5×5 kingdom" in warning for warning in warnings)
+    mask[80 : 80 + 6 * 40, 100 : 100 + 6 * 40] = 255  # six rows too: a 7×7 short of one
+    _, size, _, warnings, _ = place_frame(small, mask, to_lattice, 6, 6, None)
+    assert size == 7 and not any("may be a 5×5 kingdom" in warning for warning in warnings)
