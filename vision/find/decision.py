@@ -110,9 +110,13 @@ RUN_ON_MIN_CONTACT = 0.15
 
 def touches_border(blob: np.ndarray) -> bool:
     """Whether the blob (a mask) reaches the photo's edge."""
-    h, w = blob.shape[:2]
-    m = max(1, int(round(BORDER_MARGIN * min(h, w))))
+    m = _border_px(blob.shape[:2])
     return bool(blob[:m].any() or blob[-m:].any() or blob[:, :m].any() or blob[:, -m:].any())
+
+
+def _border_px(shape: tuple[int, int]) -> int:
+    """How close to the photo's edge (pixels of an image of ``shape``) a thing touches it."""
+    return max(1, int(round(BORDER_MARGIN * min(shape))))
 
 
 def cut_off_sentence(
@@ -166,12 +170,11 @@ def runs_on_to_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     outside = cv2.morphologyEx(not_table, cv2.MORPH_CLOSE, kernel)
     cv2.fillConvexPoly(outside, grown(0.15), 0)  # the frame's own tiles, a little over
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(outside, connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(outside, connectivity=8)
     near = np.zeros(outside.shape, np.uint8)
     cv2.fillConvexPoly(near, grown(RUN_ON_GAP), 1)
-    h, w = outside.shape
-    m = max(1, int(round(BORDER_MARGIN * min(h, w))))
-    edge = np.ones((h, w), bool)
+    m = _border_px(outside.shape)
+    edge = np.ones(outside.shape, bool)
     edge[m:-m, m:-m] = False
     candidates = np.intersect1d(np.unique(labels[near > 0]), np.unique(labels[edge]))
     candidates = candidates[candidates > 0]
