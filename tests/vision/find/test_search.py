@@ -255,6 +255,19 @@ def test_the_inner_piece_of_a_cut_kingdom_is_not_read_as_whole():
         find_kingdoms(scene.image)
 
 
+@pytest.mark.parametrize("seed", [8268, 9889])
+def test_the_whole_inner_five_by_five_of_a_seven_cut_rows_deep_is_not_read(seed):
+    """Development scenes 8268 and 9889: each holds two 7×7 kingdoms cut by the photo's edge.
+    In one, cut more than a cell short, a whole 5×5 of tiles fits a frame inside the photo and
+    the rows beyond it run on to the edge (``decision.runs_on_to_edge``): it was read whole."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(seed)
+    assert not any(kingdom.complete for kingdom in scene.kingdoms)
+    with pytest.raises(NoBoardFound, match="cut by the photo's edge"):
+        find_kingdoms(scene.image)
+
+
 @pytest.mark.parametrize("seed", [7497, 7367])
 def test_a_kingdom_cut_less_than_a_cell_short_is_not_read_as_whole(seed):
     """Development scenes: 7497, a kingdom cut half a cell short whose fitted frame is squeezed
