@@ -187,10 +187,10 @@ def test_tiles_running_on_from_the_frame_to_the_photo_edge_mean_it_is_cut():
     corner = _tiles_mask(range(1, 6), range(2, 7))
     corner[:36, :82] = 255
     assert not runs_on_to_edge(corner, frame, 5)
-    # Nor cards laid along a side a quarter of a cell off it (development scene 9679): the
+    # Nor cards laid along a side a fifth of a cell off it (development scene 9679): the
     # next row of a kingdom lies a domino's gap away.
     cards = _tiles_mask(range(1, 6), range(2, 7))
-    cards[:30, 100:180] = 255
+    cards[:31, 60:220] = 255
     assert not runs_on_to_edge(cards, frame, 5)
 
 
