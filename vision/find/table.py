@@ -7,11 +7,21 @@ chromaticity, with extra tolerance on brightness, because shadows and light grad
 table's colour rather than change it. An opening removes thin things (the printed lines and
 numbers of a cutting mat). A second pass re-learns the table from everything outside the first
 pass's blobs (a kingdom touching the border leaks tile colours into the first model).
+
+A pixel is table when its colour is close to the table's colours. ``by_texture`` asks a small
+network instead (``pixel_features`` → 32 → 1, run in numpy, trained by ``lab.table_pixels`` on
+synthetic game-night tables), which reads what colour alone cannot tell: the texture around the
+pixel and the colours of its surroundings. Lake tiles on a blue cloth are as close to the cloth's
+colour as its own shading is, but they are painted and it is not. Its wider view also sees tiles
+in a checked cloth beside a kingdom, so the finder asks it only where colour found no kingdom
+(``vision.find.search``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 
 import cv2
 import numpy as np
@@ -31,7 +41,24 @@ WIDE_TABLE_SHARE = 0.15
 WIDE_TABLE_CHROMA_SD = 16.0
 MIN_SIDE_SHARE = 0.05  # a table colour covers at least this much of a side's band
 MIN_CLUSTER_SHARE = 0.08  # a border colour this common is table, not a tile poking in
-TABLE_DISTANCE = 4.0  # Mahalanobis distance beyond which a pixel is not table
+# The network deciding table or not per pixel (vision/models), and what it reads, in order.
+PIXEL_MODEL_FILE = "table_pixels.npz"
+PIXEL_FEATURES = (
+    "log brightness",
+    "blue share",
+    "red share",
+    "distance to the table's colours",
+    "texture, 3 px",
+    "texture, 7 px",
+    "texture, 15 px",
+    "edges, 5 px",
+    "edges, 11 px",
+    "log brightness around, 9 px",
+    "blue share around, 9 px",
+    "red share around, 9 px",
+)
+DISTANCE_FEATURE = 3  # the only one that changes between the two passes
+TABLE_DISTANCE = 4.0  # by colour alone: Mahalanobis distance beyond which a pixel is not table
 MIN_KINGDOM_SHARE = 0.01  # of the image area
 # A table pattern: at least this many specks reaching into the area learnt as table, each under
 # PATTERN_MAX_SPECK of the image (a cell of a kingdom filling a quarter of the photo is ~1 %);
@@ -73,8 +100,9 @@ class TableModel:
     joined: np.ndarray
 
 
-def table_model(small: np.ndarray) -> TableModel:
-    """Model the table from the photo's border and mark everything that is not table.
+def table_model(small: np.ndarray, by_texture: bool = False) -> TableModel:
+    """Model the table from the photo's border and mark everything that is not table, by
+    colour alone or, ``by_texture``, by the pixel network.
 
     Two passes: the first models the table from a band along the image border; a kingdom that
     touches the border leaks tile colours into that model, so the second pass re-models the
@@ -85,6 +113,7 @@ def table_model(small: np.ndarray) -> TableModel:
     half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     blurred = cv2.GaussianBlur(half, (0, 0), 1.0)
     lab = _shading_free_colour(blurred)
+    judge = _PixelJudge(lab, _shading_free_colour(half)[..., 0]) if by_texture else None
     hh, hw = lab.shape[:2]
     band = max(3, int(BORDER_BAND * min(hh, hw)))
     # Each side of the photo separately: the table surrounds everything, so its colours show on
@@ -92,7 +121,7 @@ def table_model(small: np.ndarray) -> TableModel:
     sides = np.full((hh, hw), -1, np.int8)
     sides[:, :band], sides[:, -band:] = 2, 3
     sides[:band], sides[-band:] = 0, 1
-    model = _mark(lab, sides >= 0, sides)
+    model = _mark(lab, judge, sides >= 0, sides)
 
     # Well clear of the first blobs: parts of a kingdom it missed (in a shadow, say) must not
     # be learnt as table.
@@ -102,11 +131,16 @@ def table_model(small: np.ndarray) -> TableModel:
         grown = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
         outside = grown == 0
         if outside.sum() > 0.05 * hh * hw:
-            model = _mark(lab, outside)
+            model = _mark(lab, judge, outside)
     return model
 
 
-def _mark(lab: np.ndarray, table_area: np.ndarray, sides: np.ndarray | None = None) -> TableModel:
+def _mark(
+    lab: np.ndarray,
+    judge: _PixelJudge | None,
+    table_area: np.ndarray,
+    sides: np.ndarray | None = None,
+) -> TableModel:
     """Pixels unlike those in ``table_area`` (bool mask): thin things removed, then joined.
 
     ``sides`` (int per pixel, 0-3 for the photo's four sides) asks table colours to show on at
@@ -118,8 +152,9 @@ def _mark(lab: np.ndarray, table_area: np.ndarray, sides: np.ndarray | None = No
     where = where[np.linspace(0, len(where) - 1, min(len(where), 8000)).astype(int)]
     samples = lab.reshape(-1, 3)[where]
     side_of = sides.reshape(-1)[where] if sides is not None else None
-    distance = _table_distance(lab, np.ascontiguousarray(samples), side_of)
-    tiles = (distance > TABLE_DISTANCE).astype(np.uint8) * 255
+    distance = _table_distance(lab, np.ascontiguousarray(samples), side_of, judge is not None)
+    unlike = distance > TABLE_DISTANCE if judge is None else judge.unlike_table(distance)
+    tiles = unlike.astype(np.uint8) * 255
     # Thin things (printed grid lines, digits, wood-grain streaks) go; gaps between dominoes close.
     unit = max(3, int(round(0.012 * max(h, w))))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (unit, unit))
@@ -150,6 +185,76 @@ def _without_pattern_specks(tiles: np.ndarray, table_area: np.ndarray) -> np.nda
     return np.where(keep[labels], 255, 0).astype(np.uint8)
 
 
+def pixel_features(lab: np.ndarray, luminance: np.ndarray, distance: np.ndarray) -> np.ndarray:
+    """(H, W, 12) float32 per pixel, in PIXEL_FEATURES order, each about 0-1: ``lab`` the
+    shading-free colour of the lightly blurred image, ``luminance`` the unblurred image's log
+    brightness (its texture), ``distance`` the Mahalanobis distance to the table's colours."""
+    features = [lab[..., 0] / 100, lab[..., 1] / 255, lab[..., 2] / 255, _scaled(distance)]
+    for size in (3, 7, 15):
+        mean = cv2.blur(luminance, (size, size))
+        spread = np.sqrt(np.maximum(cv2.blur(luminance * luminance, (size, size)) - mean**2, 0))
+        features.append(spread / 20)
+    gx = cv2.Sobel(luminance, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(luminance, cv2.CV_32F, 0, 1)
+    magnitude = np.sqrt(gx * gx + gy * gy)
+    for size in (5, 11):
+        features.append(cv2.blur(magnitude, (size, size)) / 50)
+    for channel, unit in ((0, 100), (1, 255), (2, 255)):
+        features.append(cv2.blur(lab[..., channel], (9, 9)) / unit)
+    return np.stack(features, axis=-1).astype(np.float32)
+
+
+def _scaled(distance: np.ndarray) -> np.ndarray:
+    return np.minimum(distance, 30) / 10
+
+
+@dataclass(frozen=True)
+class _PixelNetwork:
+    """Standardisation and the two layers of the table/not-table network (``lab.table_pixels``)."""
+
+    mean: np.ndarray  # (12,)
+    scale: np.ndarray  # (12,)
+    hidden_weights: np.ndarray  # (12, H)
+    hidden_bias: np.ndarray  # (H,)
+    out_weights: np.ndarray  # (H, 1)
+    out_bias: np.ndarray  # (1,)
+
+    def __post_init__(self) -> None:
+        n = len(PIXEL_FEATURES)
+        if self.mean.shape != (n,) or self.hidden_weights.shape[0] != n:
+            raise ValueError(f"{PIXEL_MODEL_FILE} must read {n} features")
+
+
+@lru_cache(maxsize=1)
+def _pixel_network() -> _PixelNetwork:
+    """The packaged network, loaded once per process (plain arrays: no pickle)."""
+    path = resources.files("vision").joinpath("models", PIXEL_MODEL_FILE)
+    with path.open("rb") as file, np.load(file, allow_pickle=False) as arrays:
+        return _PixelNetwork(
+            arrays["mean"], arrays["scale"], arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"]
+        )
+
+
+class _PixelJudge:
+    """Table or not, per pixel of one photo. Everything but the distance to the table's colours
+    is the same in both passes, so its share of the hidden layer is computed once."""
+
+    def __init__(self, lab: np.ndarray, luminance: np.ndarray) -> None:
+        net = _pixel_network()
+        self._net, self._shape = net, lab.shape[:2]
+        features = pixel_features(lab, luminance, np.zeros(self._shape, np.float32))
+        standard = (features.reshape(-1, len(PIXEL_FEATURES)) - net.mean) / net.scale
+        others = np.arange(len(PIXEL_FEATURES)) != DISTANCE_FEATURE
+        self._hidden = standard[:, others] @ net.hidden_weights[others] + net.hidden_bias
+
+    def unlike_table(self, distance: np.ndarray) -> np.ndarray:
+        """(H, W) bool: pixels the network takes for something on the table."""
+        net, k = self._net, DISTANCE_FEATURE
+        standard = (_scaled(distance).reshape(-1, 1) - net.mean[k]) / net.scale[k]
+        hidden = np.maximum(self._hidden + standard * net.hidden_weights[k], 0)
+        return (hidden @ net.out_weights + net.out_bias).reshape(self._shape) > 0
+
+
 def _big_blobs(mask: np.ndarray) -> np.ndarray | None:
     """The blobs of ``mask`` covering at least MIN_KINGDOM_SHARE of it, or None."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -160,9 +265,14 @@ def _big_blobs(mask: np.ndarray) -> np.ndarray | None:
 
 
 def _table_distance(
-    lab: np.ndarray, samples: np.ndarray, side_of: np.ndarray | None = None
+    lab: np.ndarray,
+    samples: np.ndarray,
+    side_of: np.ndarray | None = None,
+    keep_wide: bool = False,
 ) -> np.ndarray:
-    """Per-pixel Mahalanobis distance to the nearest common table colour cluster."""
+    """Per-pixel Mahalanobis distance to the nearest common table colour cluster.
+
+    ``keep_wide``: in the second pass (no ``side_of``), a common wide colour is table too."""
     cv2.setRNGSeed(0)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     _, labels, _ = cv2.kmeans(samples, TABLE_CLUSTERS, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
@@ -190,6 +300,19 @@ def _table_distance(
         if sum(shares[k] for k in around) < max((shares[k] for k in wide), default=0):
             around = sorted(set(around) | set(wide))
         common = [k for k in around if shares[k] >= MIN_CLUSTER_SHARE / 2] or common
+    elif keep_wide:
+        # The second pass learns from table well clear of every blob, so a common wide colour
+        # needs no sides to show it is table; else, with the network's larger first blobs, a
+        # deep blue cloth is again left to its dots (development scene 9029: 72 % of it stood
+        # out).
+        wide = [
+            k
+            for k in range(TABLE_CLUSTERS)
+            if shares[k] >= WIDE_TABLE_SHARE and spread[k] <= WIDE_TABLE_CHROMA_SD
+        ]
+        # (The cloth's colour may split into several wide clusters here: their sum counts.)
+        if sum(shares[k] for k in common) < sum(shares[k] for k in wide):
+            common = sorted(set(common) | set(wide))
     if not common:
         common = [int(np.argmax(shares))]
     best = np.full(lab.shape[:2], np.inf, np.float32)

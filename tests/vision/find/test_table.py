@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
+import pytest
 
 from tests.vision.find.conftest import lay, table
+from vision.find.search import WORK_LONG_SIDE
 from vision.find.table import table_model
 
 
@@ -91,3 +94,48 @@ def test_a_blue_cloth_is_table_though_its_white_dots_are_the_tighter_colour():
     assert scene.table == "patterned_cloth"
     assert model.joined[kingdoms == 0].mean() < 0.2 * 255  # was 0.88: the cloth stood out
     assert model.joined[kingdoms == 1].mean() > 0.7 * 255
+
+
+@pytest.mark.parametrize("by_texture", [False, True])
+def test_lake_tiles_on_a_blue_cloth_stand_out_from_it_by_texture(by_texture):
+    """Development scene 9348: kingdoms with lake tiles on a blue checked cloth. By colour alone
+    the lake tiles are the cloth (a tenth of their pixels marked) and its dark checks are not
+    (14 % of the cloth marked); the pixel network tells them apart by texture and surroundings."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(9348)
+    scale = min(1.0, WORK_LONG_SIDE / max(scene.image.shape[:2]))
+    small = cv2.resize(scene.image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    model = table_model(small, by_texture=by_texture)
+    lake, kingdoms = (np.zeros(model.not_table.shape, np.uint8) for _ in range(2))
+    for kingdom in scene.kingdoms:
+        n, corners = kingdom.size, np.float32(kingdom.corners * scale / 2)
+        cv2.fillConvexPoly(kingdoms, np.int32(corners), 1)
+        square = np.float32([[0, 0], [n, 0], [n, n], [0, n]])
+        to_mask = cv2.getPerspectiveTransform(square, corners)
+        for r, c in np.ndindex(n, n):
+            if kingdom.labels[r][c].startswith("L"):
+                inner = np.float32([[[c + a, r + b] for a, b in _INNER]])
+                cv2.fillConvexPoly(lake, np.int32(cv2.perspectiveTransform(inner, to_mask)[0]), 1)
+    assert lake.sum() > 1000
+    lake_marked = model.not_table[lake > 0].mean() / 255
+    cloth_marked = model.not_table[kingdoms == 0].mean() / 255
+    assert (lake_marked > 0.7 and cloth_marked < 0.1) == by_texture
+
+
+_INNER = ((0.15, 0.15), (0.85, 0.15), (0.85, 0.85), (0.15, 0.85))  # a cell less its rim
+
+
+def test_the_pixel_network_must_read_the_features_the_code_computes():
+    from vision.find.table import PIXEL_FEATURES, _pixel_network, _PixelNetwork
+
+    network = _pixel_network()
+    n = len(PIXEL_FEATURES)
+    assert network.mean.shape == (n,) and network.hidden_weights.shape[0] == n
+    with pytest.raises(ValueError, match="features"):
+        _PixelNetwork(
+            *(
+                np.zeros(shape, np.float32)
+                for shape in [(n - 1,), (n - 1,), (n - 1, 4), (4,), (4, 1), (1,)]
+            )
+        )
