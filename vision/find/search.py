@@ -3,7 +3,8 @@
     straightened already? → table model → blobs → candidate quadrilaterals per blob → lattice
     fit, best kept → homography refit on tile edges → N×N frame, placed over the tiles (not
     the table, not past the photo's edge) → kingdom decision (real tiles? complete or cut by
-    the photo's edge? mostly table?) → kingdoms in reading order.
+    the photo's edge? mostly table?) → kingdoms in reading order. Blobs that held no kingdom
+    get a second look: the table model by the pixel network, the kingdoms found taken off it.
 
 ``find_kingdoms`` returns every complete kingdom; ``find_board`` the largest one.
 """
@@ -11,6 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -53,7 +55,7 @@ from vision.find.regions import (
     open_necks,
     split_blob,
 )
-from vision.find.table import table_model
+from vision.find.table import TableModel, table_model
 
 # Working resolution for the search: enough for 0.05-cell accuracy on a kingdom that fills a
 # third of the frame, small enough for a few tens of milliseconds per stage.
@@ -98,6 +100,11 @@ RING_TABLE_LIKENESS = 0.6
 # kingdom is, 0.6 and 1.0 (and 0, 0.43, 0.48: those are not told apart by this).
 TABLE_LIKE = 0.6
 MAX_TABLE_LIKE_SHARE = 0.55
+# The second look, by the pixel network: the kingdoms already found are taken off its masks with
+# this much of a margin (their frames grown about their centres), and a kingdom found again that
+# shares this much of a known one's frame is that one.
+KNOWN_GROWN = 1.15
+FRAMES_SHARED = 0.2
 FRAME_PAST_EDGE = (
     "no kingdom found: the grid fitted to the tiles reaches past the photo's edge; take the photo"
     " from straight above with some table all round the kingdom, or tap its four corners"
@@ -197,16 +204,61 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             " the whole kingdom in the frame, or tap its four corners"
         )
 
-    complete: list[BoardLocation] = []
-    cut_off: list[str] = []
-    first_error: NoBoardFound | None = None
+    photo = _Photo(image, small, scale)
+    looks = _TableLooks(small, model)
+    found = _search_blobs(photo, looks, model, blobs, size)
+    if found.failed:
+        found = _again_by_texture(photo, looks, found, size)
+    cut_off = [sentence for _, sentence in found.cut]
+    if not found.complete:
+        if cut_off:
+            raise NoBoardFound(
+                "no kingdom found whole in the photo: " + "; ".join(cut_off) + ". Take the photo"
+                " with the whole kingdom in the frame"
+            )
+        raise found.first_error or NoBoardFound(
+            "no kingdom found: nothing on the table shows a grid of tiles; take the photo from"
+            " above, or tap the kingdom's four corners"
+        )
+    return KingdomsFound(tuple(reading_order(found.complete)), tuple(cut_off))
+
+
+class _Search(NamedTuple):
+    """What the blobs of one table model held: complete kingdoms, kingdoms cut by the photo's
+    edge (with the sentence naming each), the blobs that held neither, and why the first failed."""
+
+    complete: list[BoardLocation]
+    cut: list[tuple[BoardLocation, str]]
+    failed: list[np.ndarray]
+    first_error: NoBoardFound | None
+
+
+class _TableLooks:
+    """The photo's table model by colour, and by the pixel network when first asked."""
+
+    def __init__(self, small: np.ndarray, by_colour: TableModel) -> None:
+        self.small, self.by_colour = small, by_colour
+
+    @functools.cached_property
+    def by_texture(self) -> TableModel:
+        return table_model(self.small, by_texture=True)
+
+
+def _search_blobs(
+    photo: _Photo, looks: _TableLooks, model: TableModel, blobs, size: int | None
+) -> _Search:
+    """The kingdom decision for everything ``model`` shows in each blob, largest blob first."""
+    image, small, scale = photo
+    shape = image.shape[:2]
+    found = _Search([], [], [], None)
     for blob in blobs:
-        if any(_inside(location, blob, scale) for location in complete):
+        if any(_inside(location, blob, scale) for location in found.complete):
             continue  # a piece of a kingdom already found
         try:
-            kingdoms = _kingdoms_in_blob(_Photo(image, small, scale), model, blob, size)
+            kingdoms = _kingdoms_in_blob(photo, model, blob, size)
         except NoBoardFound as err:
-            first_error = first_error or err
+            found.failed.append(blob)
+            found = found._replace(first_error=found.first_error or err)
             continue
         for frame, n, span, warnings, touches in kingdoms:
             location = location_from_corners(
@@ -221,28 +273,68 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             )
             support = frame_edge_support(small, frame, n) if touches else 1.0
             sentence = cut_off_sentence(location, touches, past_edge, support)
+            error = None
             if sentence:
-                cut_off.append(sentence)
+                found.cut.append((location, sentence))
                 continue
             if reaches_past_photo(location):
-                first_error = first_error or NoBoardFound(FRAME_PAST_EDGE)
-                continue
-            location = _off_the_table(image, _with_table_likeness(image, location))
-            if _mostly_table(location, size_given=size is not None):
-                first_error = first_error or NoBoardFound(MOSTLY_TABLE)
-                continue
-            complete.append(location)
-    if not complete:
-        if cut_off:
-            raise NoBoardFound(
-                "no kingdom found whole in the photo: " + "; ".join(cut_off) + ". Take the photo"
-                " with the whole kingdom in the frame"
-            )
-        raise first_error or NoBoardFound(
-            "no kingdom found: nothing on the table shows a grid of tiles; take the photo from"
-            " above, or tap the kingdom's four corners"
-        )
-    return KingdomsFound(tuple(reading_order(complete)), tuple(cut_off))
+                error = NoBoardFound(FRAME_PAST_EDGE)
+            else:
+                location = _off_the_table(image, _with_table_likeness(image, location))
+                if _mostly_table(location, size_given=size is not None):
+                    error = NoBoardFound(MOSTLY_TABLE)
+            if error:
+                found = found._replace(first_error=found.first_error or error)
+            else:
+                found.complete.append(location)
+    return found
+
+
+def _again_by_texture(
+    photo: _Photo, looks: _TableLooks, first: _Search, size: int | None
+) -> _Search:
+    """``first`` and the kingdoms the pixel network's table model shows where colour found none.
+
+    Blobs that held no kingdom by colour may be a kingdom in pieces: lake tiles on a blue cloth
+    are the cloth's colour, so the kingdom falls apart into fragments too small to fit. The
+    network (``table_model(by_texture=True)``) keeps those tiles, but its wider view also sees
+    tiles in a checked cloth beside a kingdom and grows a halo round it; so it is asked only
+    here, with the kingdoms already found (complete or cut) taken off its masks. Its blobs are
+    all searched again: one it sees as colour did may still fit now (development scene 9737, a
+    kingdom with holes and lake tiles on a blue cloth).
+    """
+    model = looks.by_texture
+    known = first.complete + [location for location, _ in first.cut]
+    k = _mask_scale(model, photo.small) * photo.scale  # mask pixels per photo pixel
+    not_table, joined = model.not_table.copy(), model.joined.copy()
+    for location in known:
+        centre = location.corners.mean(axis=0)
+        grown = np.round((centre + (location.corners - centre) * KNOWN_GROWN) * k).astype(np.int32)
+        for mask in (not_table, joined):
+            cv2.fillConvexPoly(mask, grown, 0)
+    model = TableModel(not_table, joined)
+    again = _search_blobs(photo, looks, model, candidate_blobs(model, photo.small.shape[:2]), size)
+    new = [
+        location
+        for location in again.complete
+        if not any(_frames_overlap(location, other) for other in known)
+    ]
+    cut = [
+        (location, sentence)
+        for location, sentence in again.cut
+        if not any(_frames_overlap(location, other) for other in known)
+    ]
+    return _Search(
+        first.complete + new, first.cut + cut, again.failed, first.first_error or again.first_error
+    )
+
+
+def _frames_overlap(a: BoardLocation, b: BoardLocation) -> bool:
+    """Whether two kingdoms' frames share more than FRAMES_SHARED of the smaller one."""
+    fa, fb = a.corners.astype(np.float32), b.corners.astype(np.float32)
+    shared, _ = cv2.intersectConvexConvex(fa, fb)
+    smaller = min(abs(cv2.contourArea(fa)), abs(cv2.contourArea(fb)))
+    return smaller > 0 and shared > FRAMES_SHARED * smaller
 
 
 def _given_corners(image: np.ndarray, size: int | None, corners) -> BoardLocation:

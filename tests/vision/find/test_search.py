@@ -497,3 +497,18 @@ def test_a_kingdom_of_drifting_tiles_is_framed_from_a_window_of_its_snapped_latt
     assert len(found) == len(scene.kingdoms) == 3
     for truth in scene.kingdoms:
         assert min(corner_error(k.corners, truth.corners, truth.size) for k in found) < 0.25
+
+
+@pytest.mark.parametrize("seed", [9737, 9389])
+def test_a_kingdom_colour_cannot_part_from_a_blue_cloth_is_found_by_texture(seed):
+    """Development scenes on a blue checked cloth: one kingdom's lake tiles (and holes) are the
+    cloth's colour, so by colour its blob fits no lattice. The pixel network's table model, asked
+    when a blob held nothing, shows it whole (``search._again_by_texture``); every complete
+    kingdom is found, each once, and nothing else."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(seed)
+    found = find_kingdoms(scene.image).kingdoms
+    matches = _matches(scene, found)
+    assert all(complete and error < 0.25 for complete, error in matches)
+    assert len(found) == sum(kingdom.complete for kingdom in scene.kingdoms)
