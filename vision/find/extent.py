@@ -10,6 +10,8 @@ the bottom/right) and the tiles' place in it is recorded (``tile_span``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -238,16 +240,26 @@ def _fullest_window(
 # the strip the edge cuts, has tiles beyond the frame: it is cut, however whole its frame looks.
 PAST_EDGE_MIN_SHARE = 0.7
 PAST_EDGE_MIN_VISIBLE = 0.25  # of a cell: the least of a cut strip that must show to judge it
+# The seen part of such a strip must stand out from the table this much: a checked cloth's
+# squares and dots can line up with the seams by chance (development scenes 9348, 9966).
+PAST_EDGE_MIN_STANDING_OUT = 0.4
 
 
-def tiles_past_edge(small: np.ndarray, frame: np.ndarray, size: int) -> bool:
+def tiles_past_edge(
+    small: np.ndarray,
+    frame: np.ndarray,
+    size: int,
+    stands_out: Callable[[], np.ndarray] | None = None,
+) -> bool:
     """Whether tile seams continue past a side of the N×N ``frame`` (``small`` pixels) into the
     row or column beyond it that the photo's edge cuts.
 
     A kingdom cut by the photo's edge less than a cell beyond its tiles fits a whole N×N frame
     inside the photo (a 7×7 cut two rows short fits a 5×5 one); the cells past that frame's side
     are not whole in the photo, so the lattice growth never looks at them. Their seams (the
-    lattice lines between them) still show in the part that is in the photo.
+    lattice lines between them) still show in the part that is in the photo. ``stands_out``
+    gives, when asked, a mask (uint8, ``small``'s shape) of what is not table: such a strip must
+    then stand out from the table too.
     """
     P, margin = LATTICE_PX, LATTICE_PX // 2
     cells = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
@@ -265,12 +277,12 @@ def tiles_past_edge(small: np.ndarray, frame: np.ndarray, size: int) -> bool:
     # Each side's strip: (gradient across the seams with rows along them, seen likewise, the
     # strip's first pixel along the seams).
     strips = (
-        (gx, seen, margin),  # top: row -1, seams vertical
-        (gx, seen, margin + (size + 1) * P),  # bottom: row N
-        (gy.T, seen.T, margin),  # left: column -1, seams horizontal
-        (gy.T, seen.T, margin + (size + 1) * P),  # right: column N
+        (gx, seen, margin, False),  # top: row -1, seams vertical
+        (gx, seen, margin + (size + 1) * P, False),  # bottom: row N
+        (gy.T, seen.T, margin, True),  # left: column -1, seams horizontal
+        (gy.T, seen.T, margin + (size + 1) * P, True),  # right: column N
     )
-    for grad, inside, start in strips:
+    for grad, inside, start, transposed in strips:
         band = slice(start + trim, start + P - trim)
         along = inside[band, margin + P : margin + (size + 1) * P]
         if along.all() or not along.any():
@@ -287,5 +299,13 @@ def tiles_past_edge(small: np.ndarray, frame: np.ndarray, size: int) -> bool:
             if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
                 hits += 1
         if total >= 2 and hits >= PAST_EDGE_MIN_SHARE * total:
-            return True
+            if stands_out is None:
+                return True
+            # Asked only here: the mask may cost a second table model.
+            mask = cv2.warpPerspective(stands_out(), to_view, (side, side), flags=cv2.INTER_NEAREST)
+            if transposed:
+                mask = mask.T
+            strip = mask[band, margin + P : margin + (size + 1) * P][along]
+            if strip.mean() >= PAST_EDGE_MIN_STANDING_OUT * 255:
+                return True
     return False

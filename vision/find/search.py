@@ -243,6 +243,12 @@ class _TableLooks:
     def by_texture(self) -> TableModel:
         return table_model(self.small, by_texture=True)
 
+    def stands_out(self) -> np.ndarray:
+        """What either model takes for not table (uint8 0/255, ``small``'s shape)."""
+        h, w = self.small.shape[:2]
+        either = self.by_colour.not_table | self.by_texture.not_table
+        return cv2.resize(either, (w, h), interpolation=cv2.INTER_NEAREST)
+
 
 def _search_blobs(
     photo: _Photo, looks: _TableLooks, model: TableModel, blobs, size: int | None
@@ -268,7 +274,7 @@ def _search_blobs(
             if size is None:
                 location = _five_inside_seven(image, location)
             past_edge = touches and (
-                tiles_past_edge(small, frame, n)
+                tiles_past_edge(small, frame, n, looks.stands_out)
                 or runs_on_to_edge(model.not_table, frame * _mask_scale(model, small), n)
             )
             support = frame_edge_support(small, frame, n) if touches else 1.0

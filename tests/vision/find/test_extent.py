@@ -56,6 +56,33 @@ def test_tile_seams_running_on_into_the_photo_edge_mean_a_cut_kingdom():
     assert not tiles_past_edge(clear, frame, 5)
 
 
+def test_seams_past_the_frame_count_only_where_something_stands_out_from_the_table():
+    """A cloth's checks can line up with the seams: the strip must not be table, when the
+    caller can tell (``stands_out``, asked only once seams are seen)."""
+    frame = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
+    cut = np.full((500, 424, 3), 200, np.uint8)
+    draw_tiles(cut, 6, 5, 100, 100, 60)
+    asked = []
+
+    def table_only() -> np.ndarray:
+        asked.append(True)
+        return np.zeros(cut.shape[:2], np.uint8)
+
+    def tiles() -> np.ndarray:
+        mask = np.zeros(cut.shape[:2], np.uint8)
+        mask[100:400, 100:] = 255
+        return mask
+
+    assert not tiles_past_edge(cut, frame, 5, table_only)
+    assert asked
+    assert tiles_past_edge(cut, frame, 5, tiles)
+    clear = np.full((500, 424, 3), 200, np.uint8)
+    draw_tiles(clear, 5, 5, 100, 100, 60)
+    asked.clear()
+    assert not tiles_past_edge(clear, frame, 5, table_only)
+    assert not asked  # no seams there: no second table model to pay for
+
+
 def test_the_frame_does_not_grow_over_plain_table(aau_board):
     """A kingdom of four rows stays four rows: cork next to it shows no tile edges."""
     cork = _table(np.random.default_rng(3), "cork", 900, 1200).clip(0, 255).astype(np.uint8)

@@ -512,3 +512,16 @@ def test_a_kingdom_colour_cannot_part_from_a_blue_cloth_is_found_by_texture(seed
     matches = _matches(scene, found)
     assert all(complete and error < 0.25 for complete, error in matches)
     assert len(found) == sum(kingdom.complete for kingdom in scene.kingdoms)
+
+
+def test_a_checked_cloth_lined_up_with_the_seams_beyond_a_kingdom_is_no_cut_row():
+    """Development scene 9966: a complete kingdom a third of a cell from the photo's right edge.
+    The cloth's checks and dots in the strip beyond it line up with its seams; but that strip
+    stands out from the table in neither table model, so the kingdom is not cut by the edge."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(9966)
+    found = find_kingdoms(scene.image)
+    matches = _matches(scene, found.kingdoms)
+    assert all(complete and error < 0.25 for complete, error in matches)
+    assert len(found.kingdoms) == sum(kingdom.complete for kingdom in scene.kingdoms) == 3
