@@ -105,10 +105,6 @@ MAX_TABLE_LIKE_SHARE = 0.55
 # shares this much of a known one's frame is that one.
 KNOWN_GROWN = 1.15
 FRAMES_SHARED = 0.2
-# A blob of the second look that shares this much of its union with one that held no kingdom by
-# colour is that blob again (clutter, mostly: on development scenes 9000-9199 a third of the
-# second look's blobs, a quarter of its time, no kingdom among them).
-SAME_BLOB = 0.95
 FRAME_PAST_EDGE = (
     "no kingdom found: the grid fitted to the tiles reaches past the photo's edge; take the photo"
     " from straight above with some table all round the kingdom, or tap its four corners"
@@ -309,10 +305,9 @@ def _again_by_texture(
     are the cloth's colour, so the kingdom falls apart into fragments too small to fit. The
     network (``table_model(by_texture=True)``) keeps those tiles, but its wider view also sees
     tiles in a checked cloth beside a kingdom and grows a halo round it; so it is asked only
-    here, with the kingdoms already found (complete or cut) taken off its masks. A blob both
-    models see the same way (SAME_BLOB) fails the same way and is not searched again; one that
-    differs a little may fit now (development scene 9737, a kingdom with holes and lake tiles on
-    a blue cloth: 0.90 of its blob the same).
+    here, with the kingdoms already found (complete or cut) taken off its masks. Its blobs are
+    all searched again: one it sees as colour did may still fit now (development scene 9737, a
+    kingdom with holes and lake tiles on a blue cloth).
     """
     model = looks.by_texture
     known = first.complete + [location for location, _ in first.cut]
@@ -324,12 +319,7 @@ def _again_by_texture(
         for mask in (not_table, joined):
             cv2.fillConvexPoly(mask, grown, 0)
     model = TableModel(not_table, joined)
-    blobs = [
-        blob
-        for blob in candidate_blobs(model, photo.small.shape[:2])
-        if not any(_same_blob(blob, failed) for failed in first.failed)
-    ]
-    again = _search_blobs(photo, looks, model, blobs, size)
+    again = _search_blobs(photo, looks, model, candidate_blobs(model, photo.small.shape[:2]), size)
     new = [
         location
         for location in again.complete
@@ -343,11 +333,6 @@ def _again_by_texture(
     return _Search(
         first.complete + new, first.cut + cut, again.failed, first.first_error or again.first_error
     )
-
-
-def _same_blob(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two blobs (masks) overlap by SAME_BLOB of their union or more."""
-    return np.count_nonzero(a & b) >= SAME_BLOB * np.count_nonzero(a | b)
 
 
 def _frames_overlap(a: BoardLocation, b: BoardLocation) -> bool:
