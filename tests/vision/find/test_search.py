@@ -201,7 +201,18 @@ def test_a_kingdom_joined_to_a_score_pad_by_a_big_dot_is_parted_from_it():
     middle = scene.kingdoms[1]  # the first lies within a tenth of a cell of the photo's edge
     assert middle.complete and middle.margin > 1
     assert min(corner_error(k.corners, middle.corners, middle.size) for k in found) < 0.1
-    assert [complete for complete, _ in _matches(scene, found)] == [True, True]
+    # The pad is no kingdom, and no kingdom is found twice (the one at the edge may be found:
+    # it is complete, and since the second look by texture it is).
+    assert len(found) >= 2
+    assert all(complete and error < 0.25 for complete, error in _matches(scene, found))
+    nearest = {
+        min(
+            range(len(scene.kingdoms)),
+            key=lambda i: np.linalg.norm(scene.kingdoms[i].corners.mean(axis=0) - centre),
+        )
+        for centre in (k.corners.mean(axis=0) for k in found)
+    }
+    assert len(nearest) == len(found)
 
 
 def test_a_seven_by_seven_frame_the_tiles_fill_six_by_five_says_so():
