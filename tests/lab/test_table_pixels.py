@@ -8,8 +8,6 @@ import pytest
 from lab.table_pixels import PIXELS_PER_CLASS, logits, scene_pixels, train
 from vision.find.table import PIXEL_FEATURES
 
-pytest.importorskip("sklearn")
-
 
 @pytest.mark.parametrize("seed", [20000, -40000])  # a lab.tables scene, a hard lab.synth one
 def test_each_scene_gives_tile_and_table_pixels(seed, shared_dir):
@@ -21,6 +19,7 @@ def test_each_scene_gives_tile_and_table_pixels(seed, shared_dir):
 
 
 def test_the_network_learns_to_tell_tiles_from_table(shared_dir):
+    pytest.importorskip("sklearn")  # the train extra's; the data above needs none of it
     pixels = [scene_pixels(seed) for seed in (20001, -40001)]
     features = np.concatenate([p[0] for p in pixels])
     is_tile = np.concatenate([p[1] for p in pixels])
