@@ -256,15 +256,18 @@ def _search_blobs(
     """The kingdom decision for everything ``model`` shows in each blob, largest blob first."""
     image, small, scale = photo
     shape = image.shape[:2]
-    found = _Search([], [], [], None)
+    complete: list[BoardLocation] = []
+    cut: list[tuple[BoardLocation, str]] = []
+    failed: list[np.ndarray] = []
+    errors: list[NoBoardFound] = []
     for blob in blobs:
-        if any(_inside(location, blob, scale) for location in found.complete):
+        if any(_inside(location, blob, scale) for location in complete):
             continue  # a piece of a kingdom already found
         try:
             kingdoms = _kingdoms_in_blob(photo, model, blob, size)
         except NoBoardFound as err:
-            found.failed.append(blob)
-            found = found._replace(first_error=found.first_error or err)
+            failed.append(blob)
+            errors.append(err)
             continue
         for frame, n, span, warnings, touches in kingdoms:
             location = location_from_corners(
@@ -279,21 +282,18 @@ def _search_blobs(
             )
             support = frame_edge_support(small, frame, n) if touches else 1.0
             sentence = cut_off_sentence(location, touches, past_edge, support)
-            error = None
             if sentence:
-                found.cut.append((location, sentence))
+                cut.append((location, sentence))
                 continue
             if reaches_past_photo(location):
-                error = NoBoardFound(FRAME_PAST_EDGE)
-            else:
-                location = _off_the_table(image, _with_table_likeness(image, location))
-                if _mostly_table(location, size_given=size is not None):
-                    error = NoBoardFound(MOSTLY_TABLE)
-            if error:
-                found = found._replace(first_error=found.first_error or error)
-            else:
-                found.complete.append(location)
-    return found
+                errors.append(NoBoardFound(FRAME_PAST_EDGE))
+                continue
+            location = _off_the_table(image, _with_table_likeness(image, location))
+            if _mostly_table(location, size_given=size is not None):
+                errors.append(NoBoardFound(MOSTLY_TABLE))
+                continue
+            complete.append(location)
+    return _Search(complete, cut, failed, errors[0] if errors else None)
 
 
 def _again_by_texture(
