@@ -207,7 +207,7 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
     photo = _Photo(image, small, scale)
     looks = _TableLooks(small, model)
     found = _search_blobs(photo, looks, model, blobs, size)
-    if found.failed:
+    if found.failed_blobs:
         found = _again_by_texture(photo, looks, found, size)
     cut_off = [sentence for _, sentence in found.cut]
     if not found.complete:
@@ -225,11 +225,11 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
 
 class _Search(NamedTuple):
     """What the blobs of one table model held: complete kingdoms, kingdoms cut by the photo's
-    edge (with the sentence naming each), the blobs that held neither, and why the first failed."""
+    edge (with the sentence naming each), how many blobs held neither, and why the first failed."""
 
     complete: list[BoardLocation]
     cut: list[tuple[BoardLocation, str]]
-    failed: list[np.ndarray]
+    failed_blobs: int
     first_error: NoBoardFound | None
 
 
@@ -258,15 +258,15 @@ def _search_blobs(
     shape = image.shape[:2]
     complete: list[BoardLocation] = []
     cut: list[tuple[BoardLocation, str]] = []
-    failed: list[np.ndarray] = []
     errors: list[NoBoardFound] = []
+    failed_blobs = 0
     for blob in blobs:
         if any(_inside(location, blob, scale) for location in complete):
             continue  # a piece of a kingdom already found
         try:
             kingdoms = _kingdoms_in_blob(photo, model, blob, size)
         except NoBoardFound as err:
-            failed.append(blob)
+            failed_blobs += 1
             errors.append(err)
             continue
         for frame, n, span, warnings, touches in kingdoms:
@@ -293,7 +293,7 @@ def _search_blobs(
                 errors.append(NoBoardFound(MOSTLY_TABLE))
                 continue
             complete.append(location)
-    return _Search(complete, cut, failed, errors[0] if errors else None)
+    return _Search(complete, cut, failed_blobs, errors[0] if errors else None)
 
 
 def _again_by_texture(
@@ -331,7 +331,10 @@ def _again_by_texture(
         if not any(_frames_overlap(location, other) for other in known)
     ]
     return _Search(
-        first.complete + new, first.cut + cut, again.failed, first.first_error or again.first_error
+        first.complete + new,
+        first.cut + cut,
+        again.failed_blobs,
+        first.first_error or again.first_error,
     )
 
 
