@@ -20,6 +20,8 @@ import cv2
 import numpy as np
 
 from vision.find.decision import (
+    FOUND_MIN_CELL_SPREAD,
+    FOUND_MIN_EDGE_SHARE,
     cut_off_sentence,
     reaches_past_photo,
     reading_order,
@@ -108,6 +110,10 @@ FRAMES_SHARED = 0.2
 FRAME_PAST_EDGE = (
     "no kingdom found: the grid fitted to the tiles reaches past the photo's edge; take the photo"
     " from straight above with some table all round the kingdom, or tap its four corners"
+)
+NOT_TILES = (
+    "no kingdom found: something stands out from the table, but it does not look like different"
+    " tiles on a grid; take the photo from above, or tap the kingdom's corners"
 )
 MOSTLY_TABLE = (
     "no kingdom found: the only grid seen is mostly table, no tiles on it; take the photo from"
@@ -291,6 +297,12 @@ def _search_blobs(
             location = _off_the_table(image, _with_table_likeness(image, location))
             if _mostly_table(location, size_given=size is not None):
                 errors.append(NoBoardFound(MOSTLY_TABLE))
+                continue
+            # A size given may frame a 5×5 kingdom 7×7: a ring of table, few edges.
+            if size is None and not tiles_seen(
+                image, location.corners, location.size, FOUND_MIN_EDGE_SHARE, FOUND_MIN_CELL_SPREAD
+            ):
+                errors.append(NoBoardFound(NOT_TILES))
                 continue
             complete.append(location)
     return _Search(complete, cut, failed_blobs, errors[0] if errors else None)
@@ -527,10 +539,7 @@ def _fit_in(view: np.ndarray, blob: np.ndarray, size: int | None):
             " the photo from above with the whole kingdom in view, or tap its four corners"
         )
     if not tiles_seen(view, frame, n):
-        raise NoBoardFound(
-            "no kingdom found: something stands out from the table, but it does not look like"
-            " different tiles on a grid; take the photo from above, or tap the kingdom's corners"
-        )
+        raise NoBoardFound(NOT_TILES)
     return frame, n, span, warnings, overflow
 
 

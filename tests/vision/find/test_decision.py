@@ -9,6 +9,9 @@ import pytest
 from lab.synth import _background, make_scene
 from vision.find import NoBoardFound, find_board
 from vision.find.decision import (
+    FOUND_MIN_CELL_SPREAD,
+    FOUND_MIN_EDGE_SHARE,
+    PX,
     lattice_evidence,
     runs_on_to_edge,
     straightened_view,
@@ -107,6 +110,30 @@ def test_real_and_synthetic_kingdoms_show_tiles(shared_dir):
     for seed in (1, 2, 4):
         scene = make_scene(seed, photo_long_side=1000)
         assert tiles_seen(scene.image, scene.corners, scene.size), seed
+
+
+def test_real_kingdoms_pass_the_stricter_check_of_a_found_kingdom(shared_dir):
+    images = shared_dir / "datasets" / "aau-boards" / "images"
+    for name in ("1.jpg", "48.jpg", "61.jpg"):  # 48: the lowest edge share of the aau boards
+        board = cv2.imread(str(images / name))
+        assert tiles_seen(board, _full(board), 5, FOUND_MIN_EDGE_SHARE, FOUND_MIN_CELL_SPREAD)
+
+
+def test_the_view_of_a_frame_in_a_big_photo_is_the_frame_warped_from_the_whole_photo():
+    # The view is warped from the frame's bounding box only; it must be the same view.
+    rng = np.random.default_rng(3)
+    photo = rng.integers(0, 256, (600, 900, 3), dtype=np.uint8)
+    corners = np.array([[300.4, 200.7], [440.2, 210.1], [430.5, 350.9], [290.8, 340.3]])
+    side = 5 * PX
+    target = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    warp = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    whole = cv2.warpPerspective(photo, warp, (side, side), flags=cv2.INTER_LINEAR)
+    view = straightened_view(photo, corners, 5)
+    assert np.abs(view.astype(int) - whole.astype(int)).max() <= 1
+    # A frame partly past the photo's edge still gets its view, the outside black.
+    past = corners - (320, 0)
+    view = straightened_view(photo, past, 5)
+    assert view.shape == (side, side, 3) and (view[:, :10] == 0).all()
 
 
 def test_the_view_size_is_checked():

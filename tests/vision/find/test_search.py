@@ -160,6 +160,23 @@ def test_a_fragment_of_a_kingdom_is_not_read_as_one():
         assert min(errors) < 0.3  # every frame is on a kingdom, none a cell off
 
 
+@pytest.mark.parametrize("seed", [9963, 8783])  # a hand over a carpet; a score pad on a mat
+def test_what_passes_the_search_but_shows_no_plain_lattice_is_no_kingdom(seed):
+    """Every kingdom found is checked again on the photo's own pixels at its final corners,
+    harder than during the search: a hand and a score pad passed the search's check."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(seed)  # development scenes, not evaluated ones
+    found = find_kingdoms(scene.image).kingdoms
+    assert len(found) == sum(k.complete for k in scene.kingdoms)
+    for location in found:
+        inside = [
+            cv2.pointPolygonTest(t.corners.astype(np.float32), location.corners.mean(axis=0), False)
+            for t in scene.kingdoms
+        ]
+        assert max(inside) > 0  # on a kingdom
+
+
 def test_a_kingdom_split_by_lake_tiles_is_found_from_its_tile_edges():
     """The same scene: the fragments' outlines all cut through cells, but the tile edges inside
     them form a lattice, and the kingdom is framed from that."""
