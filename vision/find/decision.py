@@ -117,6 +117,11 @@ OUTSIDE_TOLERANCE = 0.1  # of a cell: a frame corner further out than this is no
 # complete ones 0.70-1.
 FLUSH_ZONE = 0.1
 FLUSH_MIN_SUPPORT = 0.7
+# Tiles spanning fewer cells than the frame mean a cut kingdom only when the frame comes this
+# close (cells) to the photo's edge, where the missing rows would lie beyond it, or sits poorly
+# on the tiles (under FLUSH_MIN_SUPPORT). A blob may touch the edge only through a cut
+# neighbour, whose frame, peeled first, took a column of this kingdom's tiles with it.
+SHORT_NEAR_EDGE = 1.0
 # Things that stand out from the table run on from a frame's side to the photo's edge: at least
 # RUN_ON_MIN_CELLS cells' worth of them, lying along the frame over RUN_ON_MIN_CONTACT cells² of
 # the thin ring from 0.15 to RUN_ON_GAP cells outside it (the gap between two dominoes is about
@@ -145,7 +150,8 @@ def cut_off_sentence(
     """None for a complete kingdom; for one cut by the photo's edge, a sentence saying where.
 
     Cut off: its tiles reach the photo's edge and either span fewer cells than its frame (rows
-    or columns beyond the edge), or its frame reaches beyond the photo, or (``past_edge``, from
+    or columns beyond the edge; the frame within SHORT_NEAR_EDGE of it, or sitting poorly on
+    the tiles), or its frame reaches beyond the photo, or (``past_edge``, from
     ``extent.tiles_past_edge``) tile seams run on past its frame into the photo's edge, or its
     frame is flush with the edge and sits poorly on the tiles (``support``, from
     ``edges.frame_edge_support``, under FLUSH_MIN_SUPPORT).
@@ -154,17 +160,18 @@ def cut_off_sentence(
         return None
     n = location.size
     short = False
-    if location.tile_span is not None:
-        row0, row1, col0, col1 = location.tile_span
-        short = row1 - row0 < n or col1 - col0 < n
     h, w = location.image_shape
     corners = location.corners
     cell = np.mean([np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4)]) / n
+    gap = min(corners[:, 0].min(), corners[:, 1].min(), w - corners[:, 0].max())
+    gap = min(gap, h - corners[:, 1].max())
+    near_edge = gap < SHORT_NEAR_EDGE * cell or support < FLUSH_MIN_SUPPORT
+    if location.tile_span is not None and near_edge:
+        row0, row1, col0, col1 = location.tile_span
+        short = row1 - row0 < n or col1 - col0 < n
     slack = OUTSIDE_TOLERANCE * cell
     beyond = (corners < -slack).any() or (corners[:, 0] > w + slack).any()
     beyond = beyond or (corners[:, 1] > h + slack).any()
-    gap = min(corners[:, 0].min(), corners[:, 1].min(), w - corners[:, 0].max())
-    gap = min(gap, h - corners[:, 1].max())
     squeezed = gap < FLUSH_ZONE * cell and support < FLUSH_MIN_SUPPORT
     if not (short or beyond or past_edge or squeezed):
         return None

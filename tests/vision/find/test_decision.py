@@ -153,8 +153,16 @@ def test_cut_off_needs_the_border_and_missing_cells_or_a_frame_outside():
     inside = [[100, 100], [600, 100], [600, 600], [100, 600]]
     assert cut_off_sentence(_location(inside, span=(0, 5, 0, 5)), touches=True) is None
     assert cut_off_sentence(_location(inside, span=(0, 5, 0, 3)), touches=False) is None
-    short = cut_off_sentence(_location(inside, span=(0, 5, 0, 3)), touches=True)
+    # Tiles short of the frame by two columns, the frame half a cell from the left edge.
+    half = [[50, 100], [550, 100], [550, 600], [50, 600]]
+    short = cut_off_sentence(_location(half, span=(0, 5, 0, 3)), touches=True)
     assert short == "a kingdom at the left is cut by the photo's edge"
+    # A cell of table or more between the frame and every edge: the missing tiles cannot lie
+    # beyond the photo (the blob touched the edge through a neighbour), unless the frame sits
+    # poorly on the tiles, as a frame guessed over a fragment does.
+    assert cut_off_sentence(_location(inside, span=(0, 5, 0, 3)), touches=True) is None
+    poorly = cut_off_sentence(_location(inside, span=(0, 5, 0, 3)), touches=True, support=0.5)
+    assert poorly == "a kingdom at the left is cut by the photo's edge"
     # Whole span, but the frame reaches 40 px (0.4 cell) past the right edge.
     out = [[1140, 300], [1640, 300], [1640, 800], [1140, 800]]
     assert "at the right" in cut_off_sentence(_location(out, span=(0, 5, 0, 5)), touches=True)
