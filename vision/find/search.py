@@ -106,6 +106,9 @@ MAX_TABLE_LIKE_SHARE = 0.55
 # this much of a margin (their frames grown about their centres), and a kingdom found again that
 # shares this much of a known one's frame is that one.
 KNOWN_GROWN = 1.15
+# A blob that keeps a part this big (of the smallest frame found in it) outside its kingdoms
+# gets the second look too: what is left may be kingdoms whose holes show the cloth.
+LEFT_IN_BLOB = 0.5
 FRAMES_SHARED = 0.2
 FRAME_PAST_EDGE = (
     "no kingdom found: the grid fitted to the tiles reaches past the photo's edge; take the photo"
@@ -231,7 +234,8 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
 
 class _Search(NamedTuple):
     """What the blobs of one table model held: complete kingdoms, kingdoms cut by the photo's
-    edge (with the sentence naming each), how many blobs held neither, and why the first failed."""
+    edge (with the sentence naming each), how many blobs held neither or kept a part the size
+    of a kingdom outside the kingdoms they held, and why the first failed."""
 
     complete: list[BoardLocation]
     cut: list[tuple[BoardLocation, str]]
@@ -275,6 +279,8 @@ def _search_blobs(
             failed_blobs += 1
             errors.append(err)
             continue
+        if _keeps_more(blob, [frame for frame, *_ in kingdoms]):
+            failed_blobs += 1  # two kingdoms with holes, joined, are left when two are peeled
         for frame, n, span, warnings, touches in kingdoms:
             location = location_from_corners(
                 frame / scale, n, warnings, image_shape=shape, tile_span=span
@@ -348,6 +354,17 @@ def _again_by_texture(
         again.failed_blobs,
         first.first_error or again.first_error,
     )
+
+
+def _keeps_more(blob: np.ndarray, frames: list[np.ndarray]) -> bool:
+    """Whether ``blob`` keeps a part at least LEFT_IN_BLOB of the smallest of ``frames`` (in
+    its pixels) outside them, each grown by a tenth as ``_peel`` does."""
+    rest = blob.copy()
+    for frame in frames:
+        centre = frame.mean(axis=0)
+        cv2.fillConvexPoly(rest, np.round(centre + (frame - centre) * 1.1).astype(np.int32), 0)
+    smallest = min(cv2.contourArea(frame.astype(np.float32)) for frame in frames)
+    return largest_part(rest, LEFT_IN_BLOB * smallest) is not None
 
 
 def _frames_overlap(a: BoardLocation, b: BoardLocation) -> bool:

@@ -177,6 +177,35 @@ def test_what_passes_the_search_but_shows_no_plain_lattice_is_no_kingdom(seed):
         assert max(inside) > 0  # on a kingdom
 
 
+def test_kingdoms_left_in_a_blob_after_some_were_peeled_off_get_the_second_look(aau_board):
+    """Four kingdoms 1.5 cm apart on a blue cloth are one blob; the two at the bottom have
+    five holes each, which show the cloth. Colour peels the top two off and cannot fit what
+    is left; the pixel network's table model, the top two taken off it, finds both."""
+    from lab.tables import _table
+
+    photo = _table(np.random.default_rng(2), "patterned_cloth", 1200, 1600)
+    photo = photo.clip(0, 255).astype(np.uint8)
+    holes = np.random.default_rng(2)
+    cloth = photo.copy()
+    cell, step = 60, 320  # a 300 px kingdom and 20 px of cloth
+    places = [(300, 250), (300 + step, 250), (300, 250 + step), (300 + step, 250 + step)]
+    for k, (number, (x, y)) in enumerate(zip((1, 2, 4, 5), places, strict=True)):
+        board = cv2.resize(aau_board(number), (5 * cell, 5 * cell), interpolation=cv2.INTER_AREA)
+        lay(photo, board, x, y)
+        if k < 2:
+            continue
+        for index in holes.choice(25, 5, replace=False):
+            row, col = divmod(int(index), 5)
+            if (row, col) != (2, 2):  # the centre cell stays a tile
+                y0, x0 = y + row * cell, x + col * cell
+                photo[y0 : y0 + cell, x0 : x0 + cell] = cloth[y0 : y0 + cell, x0 : x0 + cell]
+    found = find_kingdoms(photo).kingdoms
+    assert len(found) == 4
+    for location, (x, y) in zip(found, places, strict=True):  # left to right, top to bottom
+        truth = np.array([[x, y], [x + 300, y], [x + 300, y + 300], [x, y + 300]], float)
+        assert np.abs(location.corners - truth).max() < 20
+
+
 def test_a_kingdom_split_by_lake_tiles_is_found_from_its_tile_edges():
     """The same scene: the fragments' outlines all cut through cells, but the tile edges inside
     them form a lattice, and the kingdom is framed from that."""
