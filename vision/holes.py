@@ -91,16 +91,43 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     return np.stack([lightness * 255 / 100, a + 128, b + 128], axis=-1).astype(np.float32)
 
 
-def _histogram(lab_cell: np.ndarray) -> np.ndarray:
-    inner = _inner(lab_cell).reshape(-1, 3)
-    hist, _ = np.histogramdd(inner, bins=_BINS, range=((0, 256), (0, 256), (0, 256)))
-    return hist.ravel() / max(len(inner), 1)
+_TEXTURE_EDGES = np.linspace(0, 6, _TEXTURE_BINS + 1)
+
+
+def _bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Each value's bin among ``edges``, as ``np.histogram`` bins it (the last edge included);
+    -1 outside them."""
+    index = np.searchsorted(edges, values, side="right") - 1
+    index[values == edges[-1]] = len(edges) - 2
+    index[(values < edges[0]) | (values > edges[-1])] = -1
+    return index
+
+
+def _colour_bins(lab: np.ndarray) -> np.ndarray:
+    """(H, W) each pixel's bin of the coarse Lab histogram (_BINS, flattened), -1 outside."""
+    index = np.zeros(lab.shape[:2], np.int64)
+    outside = np.zeros(lab.shape[:2], bool)
+    for channel, bins in enumerate(_BINS):
+        bin_of = _bin_index(lab[..., channel], np.linspace(0, 256, bins + 1))
+        outside |= bin_of < 0
+        index = index * bins + bin_of
+    return np.where(outside, -1, index)
+
+
+def _shares(bin_of: np.ndarray, bins: int) -> np.ndarray:
+    """The histogram of pixels binned by ``bin_of`` (-1: not counted), as shares of them all."""
+    flat = bin_of.ravel()
+    return np.bincount(flat[flat >= 0], minlength=bins) / max(flat.size, 1)
+
+
+def _histograms(bin_of: np.ndarray, boxes: list, bins: int) -> list[np.ndarray]:
+    """The histogram of each box's middle, the view binned once (``bin_of``): ``np.histogramdd``
+    per cell cost most of this step."""
+    return [_shares(_inner(bin_of[box]), bins) for box in boxes]
 
 
 def _texture_histogram(steepness_cell: np.ndarray) -> np.ndarray:
-    inner = _inner(steepness_cell).ravel()
-    hist, _ = np.histogram(inner, bins=_TEXTURE_BINS, range=(0, 6))
-    return hist / max(len(inner), 1)
+    return _shares(_bin_index(_inner(steepness_cell), _TEXTURE_EDGES), _TEXTURE_BINS)
 
 
 def _inner(cell: np.ndarray) -> np.ndarray:
@@ -191,18 +218,23 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     margin_boxes = [box for box in ring if inside[box].mean() > 250]  # in the photo
     if len(margin_boxes) < MIN_TABLE_CELLS:
         return None
-    margin_colour = [_histogram(lab[box]) for box in margin_boxes]
-    margin_texture = [_texture_histogram(steepness[box]) for box in margin_boxes]
+    colour_bins = _colour_bins(lab)
+    texture_bins = _bin_index(steepness, _TEXTURE_EDGES)
+    colour_count, texture_count = int(np.prod(_BINS)), _TEXTURE_BINS
+    margin_colour = _histograms(colour_bins, margin_boxes, colour_count)
+    margin_texture = _histograms(texture_bins, margin_boxes, texture_count)
     boxes = [
         (slice((r + 1) * PX, (r + 2) * PX), slice((c + 1) * PX, (c + 2) * PX))
         for r in range(size)
         for c in range(size)
     ]
-    colour = _likeness([_histogram(lab[box]) for box in boxes], margin_colour)
-    texture = _likeness([_texture_histogram(steepness[box]) for box in boxes], margin_texture)
-    margin_hue = [h for h in (_hue_histogram(blurred[b]) for b in margin_boxes) if h.any()]
+    colour = _likeness(_histograms(colour_bins, boxes, colour_count), margin_colour)
+    texture = _likeness(_histograms(texture_bins, boxes, texture_count), margin_texture)
     reflections = _reflections(blurred, boxes, margin_boxes)
-    if len(margin_hue) >= MIN_TABLE_CELLS and reflections.washed_out.any():
+    margin_hue = []
+    if reflections.washed_out.any():
+        margin_hue = [h for h in (_hue_histogram(blurred[b]) for b in margin_boxes) if h.any()]
+    if len(margin_hue) >= MIN_TABLE_CELLS:
         # Compared as the table would look without the reflection: by hue, and with the
         # brightness steps it flattened scaled back up.
         hue = _likeness([_hue_histogram(blurred[box]) for box in boxes], margin_hue)
