@@ -304,8 +304,10 @@ def _cmd_rank(args: argparse.Namespace) -> int:
         _error(f"cannot rank: {err}")
         return EXIT_BAD_INPUT
     game_warnings = check_game({name: score.board for name, score in scores.items()})
+    provisional = _provisional(kingdoms)
     if args.json:
         result = {
+            "provisional": provisional,
             "standings": [
                 {
                     "place": s.place,
@@ -317,7 +319,7 @@ def _cmd_rank(args: argparse.Namespace) -> int:
                 }
                 for s in ranking.standings
             ],
-            "winners": list(ranking.winners),
+            "winners": [] if provisional else list(ranking.winners),
             "explanations": list(ranking.explanations),
             "warnings": list(game_warnings),
             "scores": {
@@ -327,6 +329,8 @@ def _cmd_rank(args: argparse.Namespace) -> int:
         }
         print(json.dumps(result))
         return status
+    if provisional:
+        print(provisional)
     width = max(len(s.name) for s in ranking.standings)
     for s in ranking.standings:
         print(
@@ -341,6 +345,30 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     for warning in game_warnings:
         print(f"Warning: {warning}")
     return status
+
+
+def _provisional(kingdoms: dict[str, LoadedInput]) -> str | None:
+    """Why the ranking names no winner yet, with what to do: cells of photo-read kingdoms the
+    reader was unsure of or its decoding changed. None when there are none."""
+    import numpy as np
+
+    from games.results import cells_text
+
+    flagged = []
+    for name, loaded in kingdoms.items():
+        cells = getattr(loaded.reading, "cells", None)
+        if cells is None:
+            continue  # typed in: the user's own board
+        marked = np.argwhere(cells.uncertain | cells.corrected)
+        if len(marked):
+            cells_named = cells_text([(int(r), int(c)) for r, c in marked])
+            flagged.append(f"{cells_named} of {name}'s kingdom")
+    if not flagged:
+        return None
+    return (
+        f"Provisional, no winner named: check {'; '.join(flagged)} (kingdomino read shows"
+        " them), write each corrected grid to a file and rank again with NAME=FILE."
+    )
 
 
 def _kingdoms_from_photo(

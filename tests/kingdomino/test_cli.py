@@ -288,3 +288,27 @@ def test_rank_decodes_the_photos_of_one_game_together(tmp_path, monkeypatch, cap
     assert boards["B"] != readings[str(tmp_path / "b.jpg")].board  # not the separate reading
     assert "others of the game" in result["scores"]["B"]["decoding"]
     assert "decoding" not in result["scores"]["C"]
+    # Decoding changed cells of B's kingdom: they are to be checked, and no winner is named.
+    assert "of B's kingdom" in result["provisional"] and "of A's" not in result["provisional"]
+    assert result["winners"] == []
+    assert main(["rank", *args[2:], f"C={typed}"]) == 0  # as text: said first
+    assert capsys.readouterr().out.startswith("Provisional, no winner named: check ")
+
+
+def test_rank_names_the_winner_when_no_photo_cell_is_left_to_check(tmp_path, monkeypatch, capsys):
+    import numpy as np
+
+    from tests.vision.test_decode import game_sharing_a_domino
+    from vision.cells import CellReadings
+    from vision.pipeline import Reading
+
+    first_probs, _, _, _ = game_sharing_a_domino()  # sure of every cell
+    photo = tmp_path / "a.jpg"
+    photo.write_bytes(b"\xff\xd8\xff\xe0 a photo")
+    reading = Reading("a.jpg", np.zeros((500, 500, 3), np.uint8), CellReadings(*first_probs, 0.5))
+    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: lambda source: reading)
+    typed = tmp_path / "cleo.txt"
+    typed.write_text(BOARD)
+    assert main(["rank", "--json", f"A={photo}", f"C={typed}"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["provisional"] is None and len(result["winners"]) >= 1
