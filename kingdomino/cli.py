@@ -183,8 +183,27 @@ def _score_text(name: str, loaded: LoadedInput, score: Score) -> str:
         f"  Total: {score.total} (largest region {count(score.largest_region, 'cell')}, "
         f"{count(score.crowns, 'crown')})"
     )
+    to_check = _cells_to_check(loaded)
+    if to_check:
+        from games.results import cells_text
+
+        lines.append(
+            f"  Provisional: check {cells_text(to_check)}, which the reader was unsure of or"
+            f" decoding changed; the total counts {'it' if len(to_check) == 1 else 'them'} as"
+            " read."
+        )
     lines += [f"  Warning: {warning}" for warning in _warnings(loaded, score)]
     return "\n".join(lines)
+
+
+def _cells_to_check(loaded: LoadedInput) -> list[tuple[int, int]]:
+    """(row, col) of a photo reading's cells the reader was unsure of or decoding changed;
+    none for a typed board (the user's own)."""
+    cells = getattr(loaded.reading, "cells", None)
+    if cells is None:
+        return []
+    rows, cols = (cells.uncertain | cells.corrected).nonzero()
+    return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -350,19 +369,13 @@ def _cmd_rank(args: argparse.Namespace) -> int:
 def _provisional(kingdoms: dict[str, LoadedInput]) -> str | None:
     """Why the ranking names no winner yet, with what to do: cells of photo-read kingdoms the
     reader was unsure of or its decoding changed. None when there are none."""
-    import numpy as np
-
     from games.results import cells_text
 
-    flagged = []
-    for name, loaded in kingdoms.items():
-        cells = getattr(loaded.reading, "cells", None)
-        if cells is None:
-            continue  # typed in: the user's own board
-        marked = np.argwhere(cells.uncertain | cells.corrected)
-        if len(marked):
-            cells_named = cells_text([(int(r), int(c)) for r, c in marked])
-            flagged.append(f"{cells_named} of {name}'s kingdom")
+    flagged = [
+        f"{cells_text(cells)} of {name}'s kingdom"
+        for name, cells in ((name, _cells_to_check(loaded)) for name, loaded in kingdoms.items())
+        if cells
+    ]
     if not flagged:
         return None
     return (

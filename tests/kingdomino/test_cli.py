@@ -295,6 +295,30 @@ def test_rank_decodes_the_photos_of_one_game_together(tmp_path, monkeypatch, cap
     assert capsys.readouterr().out.startswith("Provisional, no winner named: check ")
 
 
+def test_score_says_which_cells_of_a_photo_reading_to_check(tmp_path, monkeypatch, capsys):
+    import numpy as np
+
+    from tests.vision.test_decode import game_sharing_a_domino
+    from vision.cells import CellReadings
+    from vision.pipeline import Reading
+
+    sure_probs, _, _, _ = game_sharing_a_domino()
+    terrain, crowns = (probs.copy() for probs in sure_probs)
+    terrain[1, 3] = 1 / terrain.shape[-1]  # no idea of that cell's terrain
+    blank = np.zeros((500, 500, 3), np.uint8)
+    readings = {
+        "sure.jpg": Reading("sure.jpg", blank, CellReadings(*sure_probs, 0.5)),
+        "unsure.jpg": Reading("unsure.jpg", blank, CellReadings(terrain, crowns, 0.5)),
+    }
+    for name in readings:
+        (tmp_path / name).write_bytes(b"\xff\xd8\xff\xe0 a photo")
+    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: lambda s: readings[Path(s).name])
+    assert main(["score", str(tmp_path / "unsure.jpg")]) == 0
+    assert "Provisional: check 1 cell (row 2, column 4)" in capsys.readouterr().out
+    assert main(["score", str(tmp_path / "sure.jpg")]) == 0
+    assert "Provisional" not in capsys.readouterr().out
+
+
 def test_rank_names_the_winner_when_no_photo_cell_is_left_to_check(tmp_path, monkeypatch, capsys):
     import numpy as np
 
