@@ -175,7 +175,12 @@ def cut_off_sentence(
     squeezed = gap < FLUSH_ZONE * cell and support < FLUSH_MIN_SUPPORT
     if not (short or beyond or past_edge or squeezed):
         return None
-    return f"a kingdom {where_in_photo(corners.mean(axis=0), (h, w))} is cut by the photo's edge"
+    where = where_in_photo(corners.mean(axis=0), (h, w))
+    if not (short or beyond or past_edge):
+        # Only the fit says so: a complete kingdom flush with the edge in a soft photo, its
+        # seams faint, also sits poorly on its frame. Say what was seen, not more.
+        return f"a kingdom {where} reaches the photo's edge and may be cut by it"
+    return f"a kingdom {where} is cut by the photo's edge"
 
 
 def runs_on_to_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool:

@@ -223,7 +223,8 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
         if cut_off:
             raise NoBoardFound(
                 "no kingdom found whole in the photo: " + "; ".join(cut_off) + ". Take the photo"
-                " with the whole kingdom in the frame"
+                " with the whole kingdom and some table all round it in the frame, or tap the"
+                " kingdom's four corners"
             )
         raise found.first_error or NoBoardFound(
             "no kingdom found: nothing on the table shows a grid of tiles; take the photo from"
