@@ -72,6 +72,7 @@ MAX_FRAME_OVER_BLOB = 1.6
 # 3×4 of its 5×5 cells is ~2.1; beyond, the lattice is of big cells over a box's print.
 MAX_FRAME_OVER_TILES = 2.5
 MAX_PER_BLOB = 4  # kingdoms peeled off one blob
+PEEL_GROWN = 1.1  # a kingdom's frame, grown by this, is taken off its blob (its tiles may overhang)
 # Joins (pixels of the table model's masks) a part that holds no kingdom is opened at, and the
 # necks of a blob the table does not split: a cloth's dot between a kingdom and a score pad
 # (development scene 8007, 8-14 px), a kingdom's neck to a sleeve (7661).
@@ -333,8 +334,7 @@ def _again_by_texture(
     k = _mask_scale(model, photo.small) * photo.scale  # mask pixels per photo pixel
     not_table, joined = model.not_table.copy(), model.joined.copy()
     for location in known:
-        centre = location.corners.mean(axis=0)
-        grown = np.round((centre + (location.corners - centre) * KNOWN_GROWN) * k).astype(np.int32)
+        grown = np.round(_grown(location.corners, KNOWN_GROWN) * k).astype(np.int32)
         for mask in (not_table, joined):
             cv2.fillConvexPoly(mask, grown, 0)
     model = TableModel(not_table, joined)
@@ -357,13 +357,18 @@ def _again_by_texture(
     )
 
 
+def _grown(frame: np.ndarray, factor: float) -> np.ndarray:
+    """``frame``'s corners moved away from its centre: ``factor`` times as wide and high."""
+    centre = frame.mean(axis=0)
+    return centre + (frame - centre) * factor
+
+
 def _keeps_more(blob: np.ndarray, frames: list[np.ndarray]) -> bool:
     """Whether ``blob`` keeps a part at least LEFT_IN_BLOB of the smallest of ``frames`` (in
-    its pixels) outside them, each grown by a tenth as ``_peel`` does."""
+    its pixels) outside them, each grown as ``_peel`` grows them."""
     rest = blob.copy()
     for frame in frames:
-        centre = frame.mean(axis=0)
-        cv2.fillConvexPoly(rest, np.round(centre + (frame - centre) * 1.1).astype(np.int32), 0)
+        cv2.fillConvexPoly(rest, np.round(_grown(frame, PEEL_GROWN)).astype(np.int32), 0)
     smallest = min(cv2.contourArea(frame.astype(np.float32)) for frame in frames)
     return largest_part(rest, LEFT_IN_BLOB * smallest) is not None
 
@@ -483,8 +488,7 @@ def _peel(small: _Photo, blob, size, fitted=None):
             break
         found.append(fitted[:5])
         frame = fitted[0]
-        centre = frame.mean(axis=0)
-        cv2.fillConvexPoly(blob, np.round(centre + (frame - centre) * 1.1).astype(np.int32), 0)
+        cv2.fillConvexPoly(blob, np.round(_grown(frame, PEEL_GROWN)).astype(np.int32), 0)
         remaining = largest_part(blob, min_area=0.3 * cv2.contourArea(frame.astype(np.float32)))
         if remaining is None:
             break
@@ -563,10 +567,8 @@ def _fit_in(view: np.ndarray, blob: np.ndarray, size: int | None):
 
 def _blob_in_frame(blob: np.ndarray, frame: np.ndarray) -> float:
     """The share of ``blob``'s pixels inside the frame (grown by a tenth each way)."""
-    centre = frame.mean(axis=0)
-    grown = centre + (frame - centre) * 1.1
     inside = np.zeros(blob.shape, np.uint8)
-    cv2.fillConvexPoly(inside, np.round(grown).astype(np.int32), 255)
+    cv2.fillConvexPoly(inside, np.round(_grown(frame, 1.1)).astype(np.int32), 255)
     total = np.count_nonzero(blob)
     return np.count_nonzero(blob & inside) / total if total else 0.0
 
