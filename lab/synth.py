@@ -432,7 +432,12 @@ _CLOTH_BGR = {
 }
 
 
-def make_hard_scene(seed: int, photo_long_side: int = 1600) -> Scene:
+def make_hard_scene(
+    seed: int,
+    photo_long_side: int = 1600,
+    kingdoms: frozenset[int] | None = None,
+    castle_figure: bool = True,
+) -> Scene:
     """A scene built to fail a reader that only knows clean photos, fully determined by ``seed``.
 
     A kingdom of distinct real dominoes (so its truth is one the real set can build), some
@@ -441,12 +446,15 @@ def make_hard_scene(seed: int, photo_long_side: int = 1600) -> Scene:
     above with its shadow, on any table including lake-blue, wheat-yellow and grass-green
     patterned cloths; warm or cold light (2,700–6,500 K), glare, and sometimes the softness of
     a video frame. Perspective up to ~35° as in ``make_scene``.
+
+    Training scenes (``lab.scene_cells``) pass ``kingdoms``, the aau kingdoms whose cells the
+    kingdom may show, and ``castle_figure=False``: this figure stays one the model never saw.
     """
     from lab.augment import light_gains
 
     rng = np.random.default_rng(seed)
     size = 7 if rng.random() < 0.4 else 5
-    cells, labels, partner = _real_kingdom_cells(rng, size)
+    cells, labels, partner = _real_kingdom_cells(rng, size, kingdoms)
     holes = _hole_dominoes(rng, labels, partner, size)
     for r, c in holes:
         labels[r][c] = "."
@@ -463,7 +471,8 @@ def make_hard_scene(seed: int, photo_long_side: int = 1600) -> Scene:
     alpha = np.zeros((plane_side, plane_side), np.float32)
     shifts = _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha)
     castle = next((r, c) for r in range(size) for c in range(size) if labels[r][c] == "C")
-    figure = _castle_figure(rng, castle, margin, tiles, alpha) if rng.random() < 0.7 else None
+    with_figure = rng.random() < 0.7 and castle_figure
+    figure = _castle_figure(rng, castle, margin, tiles, alpha) if with_figure else None
 
     frame_plane, corners = _frame_in_photo(rng, size, margin, width, height, 0.5, 0.92, 0.2)
     to_photo = cv2.getPerspectiveTransform(
@@ -499,10 +508,19 @@ def hard_scenes(count: int, seed: int = 0, photo_long_side: int = 1600):
 
 
 @lru_cache(maxsize=1)
-def _cells_by_token() -> dict[str, list[np.ndarray]]:
-    """Every aau cell image (SOURCE_PX square), grouped by its token."""
+def _aau_kingdoms() -> tuple[int, ...]:
+    """The kingdom of each of ``_aau_boards()`` (re-shots of one kingdom share it)."""
+    return tuple(board.kingdom for board in load_aau_boards(shared_dir()))
+
+
+@lru_cache(maxsize=8)
+def _cells_by_token(kingdoms: frozenset[int] | None = None) -> dict[str, list[np.ndarray]]:
+    """Every aau cell image (SOURCE_PX square), grouped by its token; with ``kingdoms``, only
+    those boards' cells (a training scene must not show a held-out kingdom's cells)."""
     pool: dict[str, list[np.ndarray]] = {}
-    for image, tokens in _aau_boards():
+    for (image, tokens), kingdom in zip(_aau_boards(), _aau_kingdoms(), strict=True):
+        if kingdoms is not None and kingdom not in kingdoms:
+            continue
         for r in range(5):
             for c in range(5):
                 crop = image[
@@ -512,9 +530,10 @@ def _cells_by_token() -> dict[str, list[np.ndarray]]:
     return pool
 
 
-def random_real_kingdom(rng, size: int):
+def random_real_kingdom(rng, size: int, tokens: frozenset[str] | None = None):
     """Tokens of a kingdom of distinct real dominoes (castle near the middle, random tiling) and
-    each cell's domino partner: (labels[r][c], partner[(r, c)] = (r2, c2))."""
+    each cell's domino partner: (labels[r][c], partner[(r, c)] = (r2, c2)). With ``tokens``,
+    only dominoes whose two halves are among them."""
     from scoring.tileset import dominoes
 
     middle = size // 2
@@ -524,7 +543,7 @@ def random_real_kingdom(rng, size: int):
     labels: list[list[str | None]] = [[None] * size for _ in range(size)]
     labels[castle[0]][castle[1]] = "C"
     partner: dict[tuple[int, int], tuple[int, int]] = {}
-    tiles = list(dominoes())
+    tiles = [d for d in dominoes() if tokens is None or {d.first.token, d.second.token} <= tokens]
     order = rng.permutation(len(tiles))
     tiles = [tiles[i] for i in order]
 
@@ -552,9 +571,9 @@ def random_real_kingdom(rng, size: int):
     return labels, partner
 
 
-def _real_kingdom_cells(rng, size):
-    labels, partner = random_real_kingdom(rng, size)
-    pool = _cells_by_token()
+def _real_kingdom_cells(rng, size, kingdoms: frozenset[int] | None = None):
+    pool = _cells_by_token(kingdoms)
+    labels, partner = random_real_kingdom(rng, size, None if kingdoms is None else frozenset(pool))
     cells = []
     for r in range(size):
         row = []

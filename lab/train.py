@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from lab.augment import jittered_cell, phone_effects
+from lab.augment import jittered_cell, phone_effects, random_symmetry
 from lab.data import (
     LabelledBoard,
     LabelledCrop,
@@ -36,6 +36,7 @@ from lab.data import (
     synthetic_table,
 )
 from lab.figure import figure_over
+from lab.scene_cells import MARGIN, SceneCells, scene_cells
 from vision.cells import CROP, resize_board
 from vision.labels import CROWN_CLASSES, TERRAINS, terrain_index
 from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
@@ -45,6 +46,7 @@ CASTLE = terrain_index("castle")
 MODELS_DIR = Path(__file__).resolve().parent.parent / "vision" / "models"
 DEFAULT_OOF = Path("build/vision/out_of_fold.npz")
 SEED = 20261129
+SCENE_SEED = 200_000  # training photos' seeds: evaluation uses 1000-1059, development 5000-9999
 UNKNOWN_CROWNS = -1  # crown label of a cell blurred past reading: trained towards "no idea"
 HEAVY_BLUR_SHARE = 0.05
 # aau-boards cells the held-out folds got wrong most (3-crown mines read as 2, the table read as
@@ -56,6 +58,10 @@ RARE_EXTRA_REPEATS = 4
 class Recipe:
     """What a training run adds beyond the labelled cells; ``Recipe()`` is the shipped model's
     (v6), ``Recipe(glare_share=0)`` v5's (with 10 epochs), ``Recipe(0, 0, 0, 0)`` v3's.
+
+    ``scene_cells``: per epoch, this many cells cut from ``scenes`` hard synthetic photos per
+    fold (``lab.scene_cells``: whole photos straightened as the product does, showing only the
+    fold's training kingdoms).
 
     ``light_shifts``: share of crops given a warm or cold light (``lab.augment``
     .warm_or_cold_light; phones under tungsten or shade light turn grass yellow, mines golden).
@@ -75,6 +81,8 @@ class Recipe:
     glare_share: float = 0.15
     behind_rise: float = 1.4
     hidden_crowns_cover: float = 1.0
+    scene_cells: int = 0
+    scenes: int = 160
 
 
 # The command line's words for each Recipe setting (``python -m lab.train --help``).
@@ -89,6 +97,8 @@ RECIPE_HELP = {
     "hidden_crowns_cover": (
         "a cell behind the figure covered more than this share: crowns trained as unknown"
     ),
+    "scene_cells": "per epoch, cells cut from hard synthetic photos (0: none)",
+    "scenes": "hard synthetic photos rendered per fold for --scene-cells",
 }
 
 
@@ -100,12 +110,39 @@ class TrainingSet:
     scaled_boards: list[np.ndarray]
     crops: list[LabelledCrop]
     scaled_crops: list[np.ndarray]
+    scene_cells: SceneCells | None = None
 
 
-def make_training_set(boards: list[LabelledBoard], crops: list[LabelledCrop]) -> TrainingSet:
+def make_training_set(
+    boards: list[LabelledBoard], crops: list[LabelledCrop], scenes: SceneCells | None = None
+) -> TrainingSet:
     scaled_boards = [resize_board(b.image, b.terrain.shape[0]) for b in boards]
     scaled_crops = [cv2.resize(c.image, (CROP, CROP), interpolation=cv2.INTER_AREA) for c in crops]
-    return TrainingSet(boards, scaled_boards, crops, scaled_crops)
+    return TrainingSet(boards, scaled_boards, crops, scaled_crops, scenes)
+
+
+SCENE_CACHE = Path("build/vision/scene_cells")
+
+
+def fold_scene_cells(
+    boards: list[LabelledBoard], board_fold: np.ndarray, fold: int, count: int
+) -> SceneCells:
+    """Cells of ``count`` training photos showing only the kingdoms outside ``fold``, each fold
+    from its own seeds; kept under SCENE_CACHE (rendering takes about a second a photo)."""
+    kingdoms = frozenset(b.kingdom for b, f in zip(boards, board_fold, strict=True) if f != fold)
+    seed = SCENE_SEED + 10_000 * fold
+    path = SCENE_CACHE / f"fold{fold}_{count}_{seed}_{hash_kingdoms(kingdoms)}.npz"
+    if path.exists():
+        return SceneCells.load(path)
+    cells = scene_cells(count, kingdoms, seed)
+    cells.save(path)
+    return cells
+
+
+def hash_kingdoms(kingdoms: frozenset[int]) -> str:
+    import hashlib
+
+    return hashlib.sha1(",".join(map(str, sorted(kingdoms))).encode()).hexdigest()[:8]
 
 
 def _table_with_neighbour_edge(
@@ -196,6 +233,14 @@ def sample_epoch(
         images.append(effects(cell))
         terrains.append(crop.terrain)
         crowns.append(crop.crowns)
+    scenes = data.scene_cells
+    if scenes is not None and len(scenes) and recipe.scene_cells:
+        # Already through a photo's light, blur and compression: only turned, not changed again.
+        for i in rng.integers(len(scenes), size=recipe.scene_cells):
+            cell = jittered_cell(scenes.images[i], (MARGIN, MARGIN, CROP, CROP), rng)
+            images.append(random_symmetry(cell, rng))
+            terrains.append(scenes.terrain[i])
+            crowns.append(scenes.crowns[i])
     for _ in range(n_empty):
         table = _table_with_neighbour_edge(rng, data.scaled_crops, recipe.cloth_share)
         cell = jittered_cell(table, (0, 0, CROP, CROP), rng)
@@ -270,6 +315,8 @@ def train_network(data: TrainingSet, epochs: int, seed: int, log=print, recipe: 
     cells = sum(b.terrain.size for b in data.boards)
     per_epoch = 3 * cells + RARE_EXTRA_REPEATS * rare + len(data.crops) + n_empty
     per_epoch += 2 * recipe.figure_crops
+    if data.scene_cells is not None and len(data.scene_cells):
+        per_epoch += recipe.scene_cells
     batch = 64
     steps = epochs * ((per_epoch + batch - 1) // batch)
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -490,11 +537,15 @@ def cross_validate(
             f"fold {k + 1}/{folds}: training on {len(train_boards)} boards, "
             f"{len(train_crops)} crops"
         )
+        scenes = (
+            fold_scene_cells(boards, board_fold, k, recipe.scenes) if recipe.scene_cells else None
+        )
         data = TrainingSet(
             [boards[i] for i in train_boards],
             [everything.scaled_boards[i] for i in train_boards],
             [crops[i] for i in train_crops],
             [everything.scaled_crops[i] for i in train_crops],
+            scenes,
         )
         net = train_network(data, epochs, seed + k, log, recipe)
         onnx_bytes = export_onnx(net)
@@ -631,7 +682,15 @@ def main(argv: list[str] | None = None) -> None:
             f"uncertain below {threshold:.3f}"
         )
     print("final model on everything")
-    net = train_network(make_training_set(boards, crops), args.epochs, args.seed, recipe=recipe)
+    scenes = None
+    if recipe.scene_cells:  # every fold's photos: together they show every kingdom
+        folds = max(args.folds, 4)
+        board_fold = assign_folds([b.kingdom for b in boards], folds, SEED)
+        scenes = SceneCells.joined(
+            [fold_scene_cells(boards, board_fold, k, recipe.scenes) for k in range(folds)]
+        )
+    everything = make_training_set(boards, crops, scenes)
+    net = train_network(everything, args.epochs, args.seed, recipe=recipe)
     onnx_bytes = export_onnx(net)
     CellModel(
         onnx_bytes, _info(threshold, crown_weights)

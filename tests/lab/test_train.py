@@ -141,3 +141,21 @@ def test_runs_with_other_seeds_hold_out_the_same_kingdoms(monkeypatch):
     assert first.board_folds.tolist() == second.board_folds.tolist()
     assert len(set(first.board_folds.tolist())) == 4
     assert seeds_trained == [1, 2, 3, 4, 2, 3, 4, 5]  # the networks do start apart
+
+
+def test_scene_cells_join_the_epoch_with_their_own_labels():
+    from lab.scene_cells import MARGIN, SceneCells
+
+    side = CROP + 2 * MARGIN
+    # Scene cells are all swamp with two crowns, a label no other cell of the tiny set has.
+    scenes = SceneCells(np.full((7, side, side, 3), 90, np.uint8), np.full(7, 4), np.full(7, 2))
+    base = _tiny_training_set()
+    data = make_training_set(base.boards, base.crops, scenes)
+    without = sample_epoch(data, np.random.default_rng(2), 5, recipe=Recipe(0, 0, 0, 0))
+    with_scenes = sample_epoch(
+        data, np.random.default_rng(2), 5, recipe=Recipe(0, 0, 0, 0, scene_cells=40)
+    )
+    assert len(with_scenes[0]) == len(without[0]) + 40
+    swamp_two = (with_scenes[1] == 4) & (with_scenes[2] == 2)
+    assert 34 <= swamp_two.sum() <= 40  # a few are blurred past reading: crowns unknown
+    assert not ((without[1] == 4) & (without[2] == 2)).any()
