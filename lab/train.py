@@ -61,7 +61,8 @@ class Recipe:
 
     ``scene_cells``: per epoch, this many cells cut from ``scenes`` hard synthetic photos per
     fold (``lab.scene_cells``: whole photos straightened as the product does, showing only the
-    fold's training kingdoms).
+    fold's training kingdoms). ``scene_holes`` 0 leaves out their holes (the photo's table):
+    a lake-blue cloth taught as ``empty`` made plain lake tiles read as holes.
 
     ``light_shifts``: share of crops given a warm or cold light (``lab.augment``
     .warm_or_cold_light; phones under tungsten or shade light turn grass yellow, mines golden).
@@ -83,6 +84,7 @@ class Recipe:
     hidden_crowns_cover: float = 1.0
     scene_cells: int = 0
     scenes: int = 160
+    scene_holes: int = 1
 
 
 # The command line's words for each Recipe setting (``python -m lab.train --help``).
@@ -99,6 +101,7 @@ RECIPE_HELP = {
     ),
     "scene_cells": "per epoch, cells cut from hard synthetic photos (0: none)",
     "scenes": "hard synthetic photos rendered per fold for --scene-cells",
+    "scene_holes": "1: the photos' holes are trained as empty cells too; 0: tiles only",
 }
 
 
@@ -236,7 +239,8 @@ def sample_epoch(
     scenes = data.scene_cells
     if scenes is not None and len(scenes) and recipe.scene_cells:
         # Already through a photo's light, blur and compression: only turned, not changed again.
-        for i in rng.integers(len(scenes), size=recipe.scene_cells):
+        usable = np.flatnonzero((scenes.terrain != EMPTY) | bool(recipe.scene_holes))
+        for i in usable[rng.integers(len(usable), size=recipe.scene_cells)]:
             cell = jittered_cell(scenes.images[i], (MARGIN, MARGIN, CROP, CROP), rng)
             images.append(random_symmetry(cell, rng))
             terrains.append(scenes.terrain[i])

@@ -159,3 +159,23 @@ def test_scene_cells_join_the_epoch_with_their_own_labels():
     swamp_two = (with_scenes[1] == 4) & (with_scenes[2] == 2)
     assert 34 <= swamp_two.sum() <= 40  # a few are blurred past reading: crowns unknown
     assert not ((without[1] == 4) & (without[2] == 2)).any()
+
+
+def test_scene_holes_zero_leaves_the_photos_holes_out():
+    from lab.scene_cells import MARGIN, SceneCells
+
+    side = CROP + 2 * MARGIN
+    # Half the scene cells are holes (empty), half swamp with two crowns.
+    terrain = np.array([EMPTY, 4] * 10)
+    scenes = SceneCells(np.full((20, side, side, 3), 90, np.uint8), terrain, (terrain == 4) * 2)
+    base = _tiny_training_set()
+    data = make_training_set(base.boards, base.crops, scenes)
+
+    def empties(holes: int) -> int:
+        recipe = Recipe(0, 0, 0, 0, scene_cells=200, scene_holes=holes)
+        return int(
+            np.sum(sample_epoch(data, np.random.default_rng(3), 5, recipe=recipe)[1] == EMPTY)
+        )
+
+    assert empties(0) == 5  # only the synthetic table cells of the epoch
+    assert 60 <= empties(1) - 5 <= 140  # about half of the 200 scene cells
