@@ -57,7 +57,8 @@ RARE_EXTRA_REPEATS = 4
 @dataclass(frozen=True)
 class Recipe:
     """What a training run adds beyond the labelled cells; ``Recipe()`` is the shipped model's
-    (v6), ``Recipe(glare_share=0)`` v5's (with 10 epochs), ``Recipe(0, 0, 0, 0)`` v3's.
+    (v7), ``Recipe(scene_cells=0)`` v6's, ``Recipe(glare_share=0, scene_cells=0)`` v5's (with
+    10 epochs), ``Recipe(0, 0, 0, 0, scene_cells=0)`` v3's.
 
     ``scene_cells``: per epoch, this many cells cut from ``scenes`` hard synthetic photos per
     fold (``lab.scene_cells``: whole photos straightened as the product does, showing only the
@@ -82,7 +83,7 @@ class Recipe:
     glare_share: float = 0.15
     behind_rise: float = 1.4
     hidden_crowns_cover: float = 1.0
-    scene_cells: int = 0
+    scene_cells: int = 3000
     scenes: int = 160
     scene_holes: int = 1
 

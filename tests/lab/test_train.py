@@ -136,8 +136,11 @@ def test_runs_with_other_seeds_hold_out_the_same_kingdoms(monkeypatch):
     crops = [
         LabelledCrop(f"c{k}", np.zeros((60, 60, 3), np.uint8), k % 6, 0, f"g{k}") for k in range(8)
     ]
-    first = train.cross_validate(boards, crops, 4, 1, seed=1, log=lambda *_: None)
-    second = train.cross_validate(boards, crops, 4, 1, seed=2, log=lambda *_: None)
+    no_scenes = train.Recipe(scene_cells=0)
+    first = train.cross_validate(boards, crops, 4, 1, seed=1, log=lambda *_: None, recipe=no_scenes)
+    second = train.cross_validate(
+        boards, crops, 4, 1, seed=2, log=lambda *_: None, recipe=no_scenes
+    )
     assert first.board_folds.tolist() == second.board_folds.tolist()
     assert len(set(first.board_folds.tolist())) == 4
     assert seeds_trained == [1, 2, 3, 4, 2, 3, 4, 5]  # the networks do start apart
@@ -151,7 +154,9 @@ def test_scene_cells_join_the_epoch_with_their_own_labels():
     scenes = SceneCells(np.full((7, side, side, 3), 90, np.uint8), np.full(7, 4), np.full(7, 2))
     base = _tiny_training_set()
     data = make_training_set(base.boards, base.crops, scenes)
-    without = sample_epoch(data, np.random.default_rng(2), 5, recipe=Recipe(0, 0, 0, 0))
+    without = sample_epoch(
+        data, np.random.default_rng(2), 5, recipe=Recipe(0, 0, 0, 0, scene_cells=0)
+    )
     with_scenes = sample_epoch(
         data, np.random.default_rng(2), 5, recipe=Recipe(0, 0, 0, 0, scene_cells=40)
     )
@@ -179,3 +184,53 @@ def test_scene_holes_zero_leaves_the_photos_holes_out():
 
     assert empties(0) == 5  # only the synthetic table cells of the epoch
     assert 60 <= empties(1) - 5 <= 140  # about half of the 200 scene cells
+
+
+def test_each_fold_trains_on_photos_of_its_own_training_kingdoms_only(monkeypatch, tmp_path):
+    import lab.train as train
+    from lab.scene_cells import MARGIN, SceneCells
+
+    side = CROP + 2 * MARGIN
+    shown, trained_with = [], []
+
+    def fake_scene_cells(count, kingdoms, seed):
+        shown.append((kingdoms, seed))
+        return SceneCells(
+            np.zeros((2, side, side, 3), np.uint8), np.zeros(2, int), np.zeros(2, int)
+        )
+
+    monkeypatch.setattr(train, "scene_cells", fake_scene_cells)
+    monkeypatch.setattr(train, "SCENE_CACHE", tmp_path)
+    monkeypatch.setattr(
+        train, "train_network", lambda d, *a, **k: trained_with.append(d.scene_cells)
+    )
+    monkeypatch.setattr(train, "export_onnx", lambda net: b"")
+
+    class Untrained:
+        def __init__(self, *args):
+            pass
+
+        def predict(self, crops, all_turns=False):
+            return np.full((len(crops), 8), 1 / 8), np.full((len(crops), 4), 1 / 4)
+
+    monkeypatch.setattr(train, "CellModel", Untrained)
+    data = _tiny_training_set()
+    boards = [
+        LabelledBoard(
+            f"b{k}", data.boards[0].image, data.boards[0].terrain, data.boards[0].crowns, k
+        )
+        for k in range(8)
+    ]
+    crops = [
+        LabelledCrop(f"c{k}", np.zeros((60, 60, 3), np.uint8), k % 6, 0, f"g{k}") for k in range(8)
+    ]
+    oof = train.cross_validate(boards, crops, 4, 1, log=lambda *_: None)
+    assert len(shown) == 4 and all(cells is not None for cells in trained_with)
+    for k, (kingdoms, _) in enumerate(shown):
+        held_out = {b.kingdom for b, fold in zip(boards, oof.board_folds, strict=True) if fold == k}
+        assert held_out and not kingdoms & held_out
+        assert kingdoms | held_out == set(range(8))
+    assert len({seed for _, seed in shown}) == 4  # every fold's photos are other photos
+    # A second run finds the photos rendered by the first.
+    train.cross_validate(boards, crops, 4, 1, log=lambda *_: None)
+    assert len(shown) == 4
