@@ -27,6 +27,26 @@ def _tiny_training_set():
     return make_training_set([board], crops)
 
 
+class _Untrained:
+    """A stand-in fold model that answers every crop alike: only the split is looked at."""
+
+    def __init__(self, *args):
+        pass
+
+    def predict(self, crops, all_turns=False):
+        return np.full((len(crops), 8), 1 / 8), np.full((len(crops), 4), 1 / 4)
+
+
+def _eight_kingdoms() -> tuple[list[LabelledBoard], list[LabelledCrop]]:
+    """Eight one-board kingdoms and eight crops from eight sessions, for fold splits."""
+    board = _tiny_training_set().boards[0]
+    boards = [LabelledBoard(f"b{k}", board.image, board.terrain, board.crowns, k) for k in range(8)]
+    crops = [
+        LabelledCrop(f"c{k}", np.zeros((60, 60, 3), np.uint8), k % 6, 0, f"g{k}") for k in range(8)
+    ]
+    return boards, crops
+
+
 def test_figure_crops_add_castles_under_figures_and_cells_behind_them():
     data = _tiny_training_set()
     plain = sample_epoch(data, np.random.default_rng(1), 10, recipe=Recipe(0, 0, 0, 0))
@@ -113,29 +133,13 @@ def test_held_out_predictions_are_judged_against_the_labels_given():
 def test_runs_with_other_seeds_hold_out_the_same_kingdoms(monkeypatch):
     import lab.train as train
 
-    class Untrained:  # answers every crop alike: only the split is looked at
-        def __init__(self, *args):
-            pass
-
-        def predict(self, crops, all_turns=False):
-            return np.full((len(crops), 8), 1 / 8), np.full((len(crops), 4), 1 / 4)
-
     seeds_trained = []
     monkeypatch.setattr(
         train, "train_network", lambda d, e, seed, *a, **k: seeds_trained.append(seed)
     )
     monkeypatch.setattr(train, "export_onnx", lambda net: b"")
-    monkeypatch.setattr(train, "CellModel", Untrained)
-    data = _tiny_training_set()
-    boards = [
-        LabelledBoard(
-            f"b{k}", data.boards[0].image, data.boards[0].terrain, data.boards[0].crowns, k
-        )
-        for k in range(8)
-    ]
-    crops = [
-        LabelledCrop(f"c{k}", np.zeros((60, 60, 3), np.uint8), k % 6, 0, f"g{k}") for k in range(8)
-    ]
+    monkeypatch.setattr(train, "CellModel", _Untrained)
+    boards, crops = _eight_kingdoms()
     no_scenes = train.Recipe(scene_cells=0)
     first = train.cross_validate(boards, crops, 4, 1, seed=1, log=lambda *_: None, recipe=no_scenes)
     second = train.cross_validate(
@@ -206,24 +210,8 @@ def test_each_fold_trains_on_photos_of_its_own_training_kingdoms_only(monkeypatc
     )
     monkeypatch.setattr(train, "export_onnx", lambda net: b"")
 
-    class Untrained:
-        def __init__(self, *args):
-            pass
-
-        def predict(self, crops, all_turns=False):
-            return np.full((len(crops), 8), 1 / 8), np.full((len(crops), 4), 1 / 4)
-
-    monkeypatch.setattr(train, "CellModel", Untrained)
-    data = _tiny_training_set()
-    boards = [
-        LabelledBoard(
-            f"b{k}", data.boards[0].image, data.boards[0].terrain, data.boards[0].crowns, k
-        )
-        for k in range(8)
-    ]
-    crops = [
-        LabelledCrop(f"c{k}", np.zeros((60, 60, 3), np.uint8), k % 6, 0, f"g{k}") for k in range(8)
-    ]
+    monkeypatch.setattr(train, "CellModel", _Untrained)
+    boards, crops = _eight_kingdoms()
     oof = train.cross_validate(boards, crops, 4, 1, log=lambda *_: None)
     assert len(shown) == 4 and all(cells is not None for cells in trained_with)
     for k, (kingdoms, _) in enumerate(shown):
