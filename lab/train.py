@@ -36,7 +36,7 @@ from lab.data import (
     synthetic_table,
 )
 from lab.figure import figure_over
-from lab.scene_cells import MARGIN, SceneCells, scene_cells
+from lab.scene_cells import MARGIN, TRAINING_SEED, SceneCells, scene_cells
 from vision.cells import CROP, resize_board
 from vision.labels import CROWN_CLASSES, TERRAINS, terrain_index
 from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
@@ -46,7 +46,6 @@ CASTLE = terrain_index("castle")
 MODELS_DIR = Path(__file__).resolve().parent.parent / "vision" / "models"
 DEFAULT_OOF = Path("build/vision/out_of_fold.npz")
 SEED = 20261129
-SCENE_SEED = 200_000  # training photos' seeds: evaluation uses 1000-1059, development 5000-9999
 UNKNOWN_CROWNS = -1  # crown label of a cell blurred past reading: trained towards "no idea"
 HEAVY_BLUR_SHARE = 0.05
 # aau-boards cells the held-out folds got wrong most (3-crown mines read as 2, the table read as
@@ -132,9 +131,10 @@ def fold_scene_cells(
     boards: list[LabelledBoard], board_fold: np.ndarray, fold: int, count: int
 ) -> SceneCells:
     """Cells of ``count`` training photos showing only the kingdoms outside ``fold``, each fold
-    from its own seeds; kept under SCENE_CACHE (rendering takes about a second a photo)."""
+    from its own seeds; kept under SCENE_CACHE (rendering takes about a second a photo), whose
+    files are named by count, seed and kingdoms only: delete them after changing lab.synth."""
     kingdoms = frozenset(b.kingdom for b, f in zip(boards, board_fold, strict=True) if f != fold)
-    seed = SCENE_SEED + 10_000 * fold
+    seed = TRAINING_SEED + 10_000 * fold
     path = SCENE_CACHE / f"fold{fold}_{count}_{seed}_{hash_kingdoms(kingdoms)}.npz"
     if path.exists():
         return SceneCells.load(path)
