@@ -27,7 +27,7 @@ from lab.synth import make_hard_scene
 from scoring.board import Cell
 from vision.cells import CROP
 from vision.labels import TERRAINS
-from vision.rectify import DEFAULT_PX_PER_CELL
+from vision.rectify import DEFAULT_PX_PER_CELL, shrunk_for_warp
 
 TRAINING_SEED = 200_000
 MARGIN = 16  # px at CROP px per cell kept round each cell
@@ -77,12 +77,9 @@ def cut_scene(image: np.ndarray, corners: np.ndarray, labels) -> SceneCells:
     margin = MARGIN * px / CROP
     frame = np.float32([[0, 0], [size, 0], [size, size], [0, size]]) * px + margin
     corners = np.asarray(corners, np.float32)
-    # As vision.rectify.straighten: shrink a much finer photo first so the cells are not aliased.
     photo_px = np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)])
-    scale = min(1.0, 2.0 * px / (photo_px / size)) if photo_px / size > 2.5 * px else 1.0
-    if scale < 1.0:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        corners = corners * scale
+    image, scale = shrunk_for_warp(image, photo_px / size, px)
+    corners = corners * np.float32(scale)
     side = int(round(size * px + 2 * margin))
     to_board = cv2.getPerspectiveTransform(corners, frame)
     board = cv2.warpPerspective(image, to_board, (side, side), flags=cv2.INTER_LINEAR)

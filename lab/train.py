@@ -135,7 +135,7 @@ def fold_scene_cells(
     files are named by count, seed and kingdoms only: delete them after changing lab.synth."""
     kingdoms = frozenset(b.kingdom for b, f in zip(boards, board_fold, strict=True) if f != fold)
     seed = TRAINING_SEED + 10_000 * fold
-    path = SCENE_CACHE / f"fold{fold}_{count}_{seed}_{hash_kingdoms(kingdoms)}.npz"
+    path = SCENE_CACHE / f"fold{fold}_{count}_{seed}_{_kingdoms_key(kingdoms)}.npz"
     if path.exists():
         return SceneCells.load(path)
     cells = scene_cells(count, kingdoms, seed)
@@ -143,7 +143,7 @@ def fold_scene_cells(
     return cells
 
 
-def hash_kingdoms(kingdoms: frozenset[int]) -> str:
+def _kingdoms_key(kingdoms: frozenset[int]) -> str:
     import hashlib
 
     return hashlib.sha1(",".join(map(str, sorted(kingdoms))).encode()).hexdigest()[:8]

@@ -22,19 +22,27 @@ def straighten(
     """
     side = location.size * px_per_cell
     to_pixels = np.diag([px_per_cell, px_per_cell, 1.0]) @ location.homography
-    # INTER_AREA is not supported by warpPerspective; shrink first when the photo is much finer
-    # than the target, so the straightened cells are not aliased.
-    photo_px_per_cell = _photo_px_per_cell(location)
-    source, pre_scale = image, 1.0
-    if photo_px_per_cell > 2.5 * px_per_cell:
-        pre_scale = 2.0 * px_per_cell / photo_px_per_cell
-        source = cv2.resize(image, None, fx=pre_scale, fy=pre_scale, interpolation=cv2.INTER_AREA)
-        to_pixels = to_pixels @ np.diag([1 / pre_scale, 1 / pre_scale, 1.0])
+    source, pre_scale = shrunk_for_warp(image, _photo_px_per_cell(location), px_per_cell)
+    to_pixels = to_pixels @ np.diag([1 / pre_scale, 1 / pre_scale, 1.0])
     board = cv2.warpPerspective(
         source, to_pixels, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
     )
     assert board.shape == (side, side, 3)
     return board
+
+
+def shrunk_for_warp(
+    image: np.ndarray, photo_px_per_cell: float, px_per_cell: int
+) -> tuple[np.ndarray, float]:
+    """The photo to warp from and its scale: shrunk when it is much finer than the target.
+
+    INTER_AREA is not supported by warpPerspective; shrinking first keeps the straightened
+    cells from being aliased.
+    """
+    if photo_px_per_cell <= 2.5 * px_per_cell:
+        return image, 1.0
+    scale = 2.0 * px_per_cell / photo_px_per_cell
+    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale
 
 
 def cell_grid(location: BoardLocation) -> np.ndarray:
