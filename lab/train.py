@@ -42,6 +42,7 @@ from vision.labels import CROWN_CLASSES, TERRAINS, terrain_index
 from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
 
 EMPTY = terrain_index("empty")
+SCENE_HOLES = ("all", "none", "unlike_lake")  # Recipe.scene_holes
 CASTLE = terrain_index("castle")
 MODELS_DIR = Path(__file__).resolve().parent.parent / "vision" / "models"
 DEFAULT_OOF = Path("build/vision/out_of_fold.npz")
@@ -61,8 +62,10 @@ class Recipe:
 
     ``scene_cells``: per epoch, this many cells cut from ``scenes`` hard synthetic photos per
     fold (``lab.scene_cells``: whole photos straightened as the product does, showing only the
-    fold's training kingdoms). ``scene_holes`` 0 leaves out their holes (the photo's table):
-    a lake-blue cloth taught as ``empty`` made plain lake tiles read as holes.
+    fold's training kingdoms). ``scene_holes``: which of their holes (the photo's table) are
+    trained as ``empty``: "all", "none", or "unlike_lake", every hole but those whose colour is
+    a lake tile's (``lake_coloured``): a lake-blue cloth taught as ``empty`` made plain lake tiles
+    read as holes, and in a photo the table round the kingdom judges such holes (``vision.holes``).
 
     ``light_shifts``: share of crops given a warm or cold light (``lab.augment``
     .warm_or_cold_light; phones under tungsten or shade light turn grass yellow, mines golden).
@@ -84,7 +87,11 @@ class Recipe:
     hidden_crowns_cover: float = 1.0
     scene_cells: int = 3000
     scenes: int = 160
-    scene_holes: int = 1
+    scene_holes: str = "all"
+
+    def __post_init__(self) -> None:
+        if self.scene_holes not in SCENE_HOLES:
+            raise ValueError(f"scene_holes must be one of {SCENE_HOLES}, got {self.scene_holes!r}")
 
 
 # The command line's words for each Recipe setting (``python -m lab.train --help``).
@@ -101,7 +108,10 @@ RECIPE_HELP = {
     ),
     "scene_cells": "per epoch, cells cut from hard synthetic photos (0: none)",
     "scenes": "hard synthetic photos rendered per fold for --scene-cells",
-    "scene_holes": "1: the photos' holes are trained as empty cells too; 0: tiles only",
+    "scene_holes": (
+        "which of the photos' holes are trained as empty: all, none, unlike_lake (all but "
+        "those coloured like lake tiles)"
+    ),
 }
 
 
@@ -199,6 +209,39 @@ def _figure_crops(
     return images, terrains, crowns
 
 
+LAKE = terrain_index("lake")
+
+
+def lake_coloured(scenes: SceneCells, neighbours: int = 5) -> np.ndarray:
+    """(N,) True for the holes among ``scenes`` whose colour is a lake tile's: most of the
+    ``neighbours`` tile cells nearest in mean colour (CIELAB, the cell's middle) are lakes."""
+    middle = slice(MARGIN + CROP // 4, MARGIN + 3 * CROP // 4)
+    lab = cv2.cvtColor(
+        np.ascontiguousarray(scenes.images[:, middle, middle]).reshape(-1, CROP // 2, 3),
+        cv2.COLOR_BGR2LAB,
+    )
+    colour = lab.reshape(len(scenes), -1, 3).astype(np.float32).mean(axis=1)
+    holes = np.flatnonzero(scenes.terrain == EMPTY)
+    tiles = np.flatnonzero(scenes.terrain != EMPTY)
+    coloured = np.zeros(len(scenes), bool)
+    if not len(holes) or len(tiles) < neighbours:
+        return coloured
+    for hole in holes:
+        distance = np.linalg.norm(colour[tiles] - colour[hole], axis=1)
+        nearest = scenes.terrain[tiles[np.argpartition(distance, neighbours)[:neighbours]]]
+        coloured[hole] = np.sum(nearest == LAKE) * 2 > neighbours
+    return coloured
+
+
+def _usable_scene_cells(scenes: SceneCells, holes: str) -> np.ndarray:
+    tiles = scenes.terrain != EMPTY
+    if holes == "all":
+        return np.ones(len(scenes), bool)
+    if holes == "none":
+        return tiles
+    return tiles | ~lake_coloured(scenes)
+
+
 def sample_epoch(
     data: TrainingSet,
     rng: np.random.Generator,
@@ -240,7 +283,7 @@ def sample_epoch(
     scenes = data.scene_cells
     if scenes is not None and len(scenes) and recipe.scene_cells:
         # Already through a photo's light, blur and compression: only turned, not changed again.
-        usable = np.flatnonzero((scenes.terrain != EMPTY) | bool(recipe.scene_holes))
+        usable = np.flatnonzero(_usable_scene_cells(scenes, recipe.scene_holes))
         for i in usable[rng.integers(len(usable), size=recipe.scene_cells)]:
             cell = jittered_cell(scenes.images[i], (MARGIN, MARGIN, CROP, CROP), rng)
             images.append(random_symmetry(cell, rng))

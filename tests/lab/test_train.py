@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from lab.data import LabelledBoard, LabelledCrop
 from lab.train import CASTLE, EMPTY, Recipe, make_training_set, sample_epoch
@@ -170,7 +171,7 @@ def test_scene_cells_join_the_epoch_with_their_own_labels():
     assert not ((without[1] == 4) & (without[2] == 2)).any()
 
 
-def test_scene_holes_zero_leaves_the_photos_holes_out():
+def test_scene_holes_none_leaves_the_photos_holes_out():
     from lab.scene_cells import MARGIN, SceneCells
 
     side = CROP + 2 * MARGIN
@@ -180,14 +181,42 @@ def test_scene_holes_zero_leaves_the_photos_holes_out():
     base = _tiny_training_set()
     data = make_training_set(base.boards, base.crops, scenes)
 
-    def empties(holes: int) -> int:
+    def empties(holes: str) -> int:
         recipe = Recipe(0, 0, 0, 0, scene_cells=200, scene_holes=holes)
         return int(
             np.sum(sample_epoch(data, np.random.default_rng(3), 5, recipe=recipe)[1] == EMPTY)
         )
 
-    assert empties(0) == 5  # only the synthetic table cells of the epoch
-    assert 60 <= empties(1) - 5 <= 140  # about half of the 200 scene cells
+    assert empties("none") == 5  # only the synthetic table cells of the epoch
+    assert 60 <= empties("all") - 5 <= 140  # about half of the 200 scene cells
+
+
+def test_unlike_lake_leaves_out_only_the_holes_coloured_like_lake_tiles():
+    from lab.scene_cells import MARGIN, SceneCells
+    from lab.train import LAKE, lake_coloured
+
+    side = CROP + 2 * MARGIN
+    blue, yellow, green = (160, 90, 30), (40, 200, 230), (60, 170, 80)
+    # Tiles: six lakes (blue), six wheat (yellow); holes: one blue cloth, one green, one yellow.
+    colours = [blue] * 6 + [yellow] * 6 + [blue, green, yellow]
+    terrain = np.array([LAKE] * 6 + [0] * 6 + [EMPTY] * 3)
+    images = np.stack([np.full((side, side, 3), c, np.uint8) for c in colours])
+    scenes = SceneCells(images, terrain, np.zeros(15, int))
+    assert lake_coloured(scenes).tolist() == [False] * 12 + [True, False, False]
+
+    base = _tiny_training_set()
+    data = make_training_set(base.boards, base.crops, scenes)
+    recipe = Recipe(0, 0, 0, 0, scene_cells=300, scene_holes="unlike_lake")
+    images_out, terrains, _ = sample_epoch(data, np.random.default_rng(4), 0, recipe=recipe)
+    holes = images_out[terrains == EMPTY]
+    # Every scene hole trained is the green or the yellow one; the blue one never.
+    assert len(holes) > 20
+    assert not np.any(np.all(holes[:, CROP // 2, CROP // 2] == blue, axis=-1))
+
+
+def test_a_recipe_names_its_scene_holes_from_the_known_choices():
+    with pytest.raises(ValueError, match="scene_holes"):
+        Recipe(scene_holes="some")
 
 
 def test_each_fold_trains_on_photos_of_its_own_training_kingdoms_only(monkeypatch, tmp_path):
