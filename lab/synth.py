@@ -437,6 +437,7 @@ def make_hard_scene(
     photo_long_side: int = 1600,
     kingdoms: frozenset[int] | None = None,
     castle_figure: bool = True,
+    camera: bool = False,
 ) -> Scene:
     """A scene built to fail a reader that only knows clean photos, fully determined by ``seed``.
 
@@ -449,6 +450,12 @@ def make_hard_scene(
 
     Training scenes (``lab.scene_cells``) pass ``kingdoms``, the aau kingdoms whose cells the
     kingdom may show, and ``castle_figure=False``: this figure stays one the model never saw.
+
+    ``camera``: the photo is taken by a pinhole camera placed somewhere over the table
+    (``_camera_view``: any side, 0-35° from straight down, a phone's range of lenses) instead
+    of a keystone laid on the photo, and the figure's top falls where that camera sees it: away
+    from the camera, by its height over the camera's (the default figure always leans into the
+    cell above, wherever the camera is).
     """
     from lab.augment import light_gains
 
@@ -472,9 +479,17 @@ def make_hard_scene(
     shifts = _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha)
     castle = next((r, c) for r in range(size) for c in range(size) if labels[r][c] == "C")
     with_figure = rng.random() < 0.7 and castle_figure
-    figure = _castle_figure(rng, castle, margin, tiles, alpha) if with_figure else None
-
-    frame_plane, corners = _frame_in_photo(rng, size, margin, width, height, 0.5, 0.92, 0.2)
+    if camera:
+        frame_plane, corners, foot, over = _camera_view(rng, size, margin, width, height)
+        figure = None
+        if with_figure:
+            base = np.array([castle[1] + 0.5, castle[0] + 0.5])
+            top = rng.uniform(1.0, 1.4)  # the towers' height, cells
+            shift = (base - foot) * top / (over - top)
+            figure = _leaning_castle_figure(rng, castle, margin, tiles, alpha, shift)
+    else:
+        figure = _castle_figure(rng, castle, margin, tiles, alpha) if with_figure else None
+        frame_plane, corners = _frame_in_photo(rng, size, margin, width, height, 0.5, 0.92, 0.2)
     to_photo = cv2.getPerspectiveTransform(
         frame_plane.astype(np.float32), corners.astype(np.float32)
     )
@@ -683,6 +698,83 @@ def _castle_figure(rng, castle, margin, tiles, alpha) -> np.ndarray:
     # Battlements and a door: dark details the model might take for a tile's artwork.
     door = (int(x0 + 0.42 * SOURCE_PX), int(base_y - 0.3 * SOURCE_PX))
     cv2.rectangle(tiles, door, (door[0] + int(0.16 * SOURCE_PX), int(base_y)), (40, 40, 50), -1)
+    alpha[mask] = 1.0
+    return figure.astype(np.float32)
+
+
+def _camera_view(rng, size, margin, width, height):
+    """A phone held over the table: standing on any side of the kingdom, 0-35° from looking
+    straight down, a focal length of 0.6-1.1 of the long side, its principal point near the
+    photo's centre, turned a little about its axis; far enough that the kingdom fills 50-90 % of
+    the short side and lies wholly inside the photo.
+
+    Returns the frame on the tile plane and in the photo ((4, 2) each, as ``_frame_in_photo``),
+    and the camera's foot (x, y) on the table and height over it, in cells.
+    """
+    focal = rng.uniform(0.6, 1.1) * max(width, height)
+    principal = np.array([width, height]) / 2 + rng.normal(0, 0.01 * width, 2)
+    k = np.array([[focal, 0, principal[0]], [0, focal, principal[1]], [0, 0, 1]])
+    tilt = np.radians(rng.uniform(0, 35))
+    side = rng.uniform(0, 2 * np.pi)
+    towards_camera = np.array([np.cos(side), np.sin(side), 0.0])
+    target = np.array([size / 2, size / 2, 0.0]) + np.append(rng.normal(0, 0.08 * size, 2), 0)
+    roll = np.radians(rng.normal(0, 5))
+    distance = focal * size / (rng.uniform(0.5, 0.9) * min(width, height))
+    cells = np.array([[0, 0, 1], [size, 0, 1], [size, size, 1], [0, size, 1]], float)
+    for _ in range(30):
+        # The table is z = 0; the camera above it at z < 0 (camera y down the photo, z forward).
+        position = target + distance * (np.sin(tilt) * towards_camera - [0, 0, np.cos(tilt)])
+        forward = (target - position) / np.linalg.norm(target - position)
+        down = towards_camera - forward * (forward @ towards_camera)  # the near side at the bottom
+        down /= np.linalg.norm(down)
+        right = np.cross(down, forward)
+        right, down = (
+            np.cos(roll) * right + np.sin(roll) * down,
+            np.cos(roll) * down - np.sin(roll) * right,
+        )
+        rotation = np.stack([right, down, forward])
+        to_photo = k @ np.column_stack([rotation[:, 0], rotation[:, 1], -rotation @ position])
+        projected = (to_photo @ cells.T).T
+        corners = projected[:, :2] / projected[:, 2:]
+        low, high = corners.min(axis=0), corners.max(axis=0)
+        border = 0.04 * np.array([width, height])
+        if np.all(low >= border) and np.all(high <= np.array([width, height]) - border):
+            break
+        distance *= 1.1
+    frame_plane = cells[:, :2] * SOURCE_PX + margin
+    return frame_plane, corners, position[:2], float(-position[2])
+
+
+def _leaning_castle_figure(rng, castle, margin, tiles, alpha, shift) -> np.ndarray:
+    """The 3D castle of ``_castle_figure`` standing on the start tile, its towers' top falling
+    ``shift`` (dx, dy) cells from where they stand, as a camera sees it: each part drawn as the
+    hull of its footprint and its top. Returns its mask on the plane (for the shadow)."""
+    r, c = castle
+    corner = np.array([margin + c * SOURCE_PX, margin + r * SOURCE_PX], float)
+    shift = np.asarray(shift, float) * SOURCE_PX
+    stone = np.array(rng.choice([[150, 150, 150], [110, 120, 135], [200, 205, 210], [70, 90, 160]]))
+    figure = np.zeros(alpha.shape, np.uint8)
+
+    def part(x0, x1, y0, y1, rise):  # footprint in cell fractions, top at rise × shift
+        foot = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]) * SOURCE_PX + corner
+        hull = cv2.convexHull(np.vstack([foot, foot + rise * shift]).astype(np.float32))
+        cv2.fillConvexPoly(figure, hull.astype(np.int32), 1)
+
+    part(0.15, 0.85, 0.2, 0.85, rng.uniform(0.7, 0.85))  # the keep
+    for tower_x in (0.1, 0.7):  # two towers higher than the keep
+        part(tower_x, tower_x + 0.2, 0.15, 0.9, 1.0)
+    mask = figure.astype(bool)
+    shade = np.linspace(0.7, 1.15, tiles.shape[1])[None, :, None]  # light from one side
+    painted = np.clip(stone * shade + rng.normal(0, 8, tiles.shape), 0, 255).astype(np.uint8)
+    tiles[mask] = painted[mask]
+    door = (corner + np.array([0.42, 0.55]) * SOURCE_PX).astype(int)
+    cv2.rectangle(
+        tiles,
+        tuple(door),
+        tuple(door + (int(0.16 * SOURCE_PX), int(0.3 * SOURCE_PX))),
+        (40, 40, 50),
+        -1,
+    )
     alpha[mask] = 1.0
     return figure.astype(np.float32)
 

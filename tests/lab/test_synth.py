@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -52,3 +53,52 @@ def test_command_line_writes_images_and_truth(tmp_path):
     assert (tmp_path / "scene0004.jpg").stat().st_size > 1000
     assert truth["size"] in (5, 7) and len(truth["corners"]) == 4
     assert len(truth["labels"]) == truth["size"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_reader_sees_a_camera_scenes_figure_lean_the_way_the_scene_leans_it(seed):
+    """The frame of a camera scene is that camera's view: from the frame alone the reader
+    (vision.castle.figure_tops) puts a figure's top on the side the scene puts it, about as far."""
+    from vision.castle import figure_tops
+    from vision.find import BoardLocation
+
+    rng = np.random.default_rng(seed)
+    width, height = (1600, 1200) if seed % 2 else (900, 1600)
+    plane, corners, foot, over = synth._camera_view(rng, 5, 100, width, height)
+    assert (corners >= 0).all() and (corners <= [width, height]).all()
+    cells = (plane - 100) / synth.SOURCE_PX
+    to_board = cv2.getPerspectiveTransform(corners.astype(np.float32), cells.astype(np.float32))
+    tops = figure_tops(BoardLocation(corners, 5, to_board, image_shape=(height, width)), 1.2)
+    y, x = np.mgrid[0:5, 0:5] + 0.5
+    truth = (np.stack([x, y], axis=-1) - foot) * 1.2 / (over - 1.2)
+    leaning = np.linalg.norm(truth, axis=-1) >= 0.3
+    cosine = np.sum(tops * truth, axis=-1) / (
+        np.linalg.norm(tops, axis=-1) * np.linalg.norm(truth, axis=-1) + 1e-9
+    )
+    assert np.all(cosine[leaning] > np.cos(np.radians(30)))
+    ratio = np.linalg.norm(tops, axis=-1)[leaning] / np.linalg.norm(truth, axis=-1)[leaning]
+    assert np.all((ratio > 0.4) & (ratio < 2.5))
+
+
+@pytest.mark.parametrize("shift, beyond", [((0, -0.6), "above"), ((0.6, 0.0), "right")])
+def test_a_leaning_figure_covers_the_neighbour_its_top_falls_in(shift, beyond):
+    tiles = np.zeros((700, 700, 3), np.uint8)
+    alpha = np.zeros((700, 700), np.float32)
+    rng = np.random.default_rng(0)
+    mask = synth._leaning_castle_figure(rng, (2, 2), 100, tiles, alpha, shift)
+    cell = lambda r, c: mask[100 + r * 100 : 200 + r * 100, 100 + c * 100 : 200 + c * 100]  # noqa: E731
+    assert cell(2, 2).mean() > 0.5  # the figure stands on its tile
+    above, right, below, left = (
+        cell(1, 2).mean(),
+        cell(2, 3).mean(),
+        cell(3, 2).mean(),
+        cell(2, 1).mean(),
+    )
+    assert below == 0 and left == 0
+    assert (above > 0.2 and right == 0) if beyond == "above" else (right > 0.2 and above == 0)
+
+
+def test_camera_scenes_leave_the_default_scenes_as_they_were():
+    camera = synth.make_hard_scene(7000, 800, camera=True)
+    assert sum(t == "C" for row in camera.labels for t in row) == 1
+    assert not np.array_equal(camera.image, synth.make_hard_scene(7000, 800).image)
