@@ -7,7 +7,8 @@
 
 Stages, one per module:
     decode (``vision.load_image``) → locate the kingdom(s) (``vision.find``) → straighten
-    (``vision.rectify``) → read the cells (``vision.cells``).
+    (``vision.rectify``) → read the cells (``vision.cells``), judging holes against the table
+    (``vision.holes``) and the castle figure by the camera's view (``vision.castle``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import cv2
 import numpy as np
 
 from scoring.board import SIZES, Board
+from vision.castle import credit_leaning_figure, figure_tops
 from vision.cells import CellReadings, read_board_image
 from vision.cells import decode_together as decode_cells_together
 from vision.corners import check_corners
@@ -158,9 +160,10 @@ def _read_at(
 def _read_cells(
     image: np.ndarray, board_image: np.ndarray, location: BoardLocation | None, size: int | None
 ) -> CellReadings:
-    """The cells of ``board_image``, with the holes judged against the photo's table.
+    """The cells of ``board_image``, with the holes judged against the photo's table and the
+    castle figure's lean taken from the photo's geometry (``vision.castle``).
 
-    The holes are judged before anything asks for the board, so that the joint decoding (which
+    Both are applied before anything asks for the board, so that the joint decoding (which
     places the castle) runs once, on the final probabilities.
     """
     cells = read_board_image(board_image, size)
@@ -170,6 +173,8 @@ def _read_cells(
         if likeness is None:
             likeness = table_likeness(image, location.homography, location.size)
         cells = judge_holes(cells, likeness)
+        # Castle seen in two cells: the one the figure stands on, not the one its top covers.
+        cells = credit_leaning_figure(cells, figure_tops(location))
     return cells
 
 

@@ -1,0 +1,133 @@
+"""Where the castle figure's top shows, from the photo's geometry (vision.castle)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.castle import (
+    DEFAULT_FOCAL,
+    LEAN_CREDIT,
+    camera_of,
+    credit_leaning_figure,
+    figure_tops,
+)
+from vision.cells import CellReadings
+from vision.find import BoardLocation
+from vision.labels import CROWN_CLASSES, TERRAINS, terrain_index
+
+CASTLE = terrain_index("castle")
+FOREST = terrain_index("forest")
+WIDTH, HEIGHT = 1600, 1200
+
+
+def photographed(foot, height, focal=0.75 * WIDTH, size=5) -> BoardLocation:
+    """The location of a size×size board seen by a pinhole camera ``height`` cells above the
+    table point ``foot`` (x, y cells), looking at the board's centre, its image upright."""
+    camera = np.array([foot[0], foot[1], -height], float)  # the table is z = 0, the camera z < 0
+    target = np.array([size / 2, size / 2, 0.0])
+    forward = (target - camera) / np.linalg.norm(target - camera)
+    # The photo's "down" points along the table's +y where it can: the board upright in view.
+    down = np.array([0.0, 1.0, 0.0]) - forward * forward[1]
+    if np.linalg.norm(down) < 1e-6:
+        down = np.array([0.0, 1.0, 0.0])
+    down /= np.linalg.norm(down)
+    right = np.cross(down, forward)
+    rotation = np.stack([right, down, forward])  # table → camera axes
+    translation = -rotation @ camera
+    k = np.array([[focal, 0, WIDTH / 2], [0, focal, HEIGHT / 2], [0, 0, 1]])
+    to_photo = k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+    corners = np.array([[0, 0, 1], [size, 0, 1], [size, size, 1], [0, size, 1]], float)
+    in_photo = (to_photo @ corners.T).T
+    in_photo = in_photo[:, :2] / in_photo[:, 2:]
+    return BoardLocation(in_photo, size, np.linalg.inv(to_photo), image_shape=(HEIGHT, WIDTH))
+
+
+@pytest.mark.parametrize(
+    "foot, height",
+    [((2.5, 12.0), 8.0), ((-6.0, 4.0), 10.0), ((9.0, -3.0), 7.0), ((2.0, 9.0), 9.0)],
+)
+def test_the_camera_is_found_where_it_stood(foot, height):
+    camera = camera_of(photographed(foot, height))
+    assert camera is not None and camera.focal_estimated
+    assert camera.focal == pytest.approx(0.75 * WIDTH, rel=0.02)
+    assert camera.foot == pytest.approx(foot, abs=0.05)
+    assert camera.height == pytest.approx(height, rel=0.02)
+
+
+def test_looking_straight_down_the_lens_is_assumed_and_the_foot_still_found():
+    camera = camera_of(photographed((2.5, 2.5), 10.0, focal=DEFAULT_FOCAL * WIDTH))
+    assert camera is not None and not camera.focal_estimated
+    assert camera.foot == pytest.approx((2.5, 2.5), abs=0.05)
+    assert camera.height == pytest.approx(10.0, rel=0.02)
+
+
+def test_a_top_shows_beyond_its_base_away_from_the_camera():
+    # The camera in front of the board's bottom edge: tops fall towards the board's top.
+    tops = figure_tops(photographed((2.5, 10.0), 8.0), height=1.2)
+    assert tops.shape == (5, 5, 2)
+    assert np.all(tops[..., 1] < 0)
+    # The farther a cell from the camera's foot, the farther its top falls: 1.2 / (8 - 1.2).
+    assert tops[0, 2, 1] == pytest.approx((0.5 - 10.0) * 1.2 / 6.8, rel=0.03)
+    assert tops[0, 2, 1] < tops[4, 2, 1]
+    assert abs(tops[2, 2, 0]) < 0.05
+    # Seen from the left, they fall to the right.
+    assert np.all(figure_tops(photographed((-8.0, 2.5), 8.0))[..., 0] > 0)
+
+
+def test_a_straightened_image_has_no_camera():
+    location = BoardLocation(
+        np.array([[0, 0], [500, 0], [500, 500], [0, 500]], float),
+        5,
+        np.diag([0.01, 0.01, 1.0]),
+        straightened=True,
+        image_shape=(500, 500),
+    )
+    assert camera_of(location) is None and figure_tops(location) is None
+
+
+def readings(castle: dict[tuple[int, int], float]) -> CellReadings:
+    """A 5×5 reading of forests, with the given castle probabilities."""
+    terrain = np.zeros((5, 5, len(TERRAINS)))
+    terrain[..., FOREST] = 1.0
+    for (r, c), p in castle.items():
+        terrain[r, c, FOREST], terrain[r, c, CASTLE] = 1 - p, p
+    crowns = np.zeros((5, 5, CROWN_CLASSES))
+    crowns[..., 0] = 1.0
+    return CellReadings(terrain, crowns, uncertain_below=0.5, joint_decoding=False)
+
+
+UP = np.tile(np.array([0.0, -0.6]), (5, 5, 1))  # every top falls 0.6 cells up the board
+
+
+def test_the_base_wins_over_the_cell_its_top_shows_over():
+    # The figure on (2, 3), its towers over the forest at (1, 3): read alone, the forest wins.
+    before = readings({(2, 3): 0.45, (1, 3): 0.8})
+    assert before.board.castle == (1, 3)
+    after = credit_leaning_figure(before, UP)
+    assert after.board.castle == (2, 3)
+    assert after.terrain_probs[2, 3, CASTLE] == pytest.approx(0.45 + LEAN_CREDIT * 0.8)
+    assert after.terrain_probs.sum(axis=-1) == pytest.approx(np.ones((5, 5)))
+    # The cell beyond keeps its own reading (and stays flagged: its forest reads 0.2).
+    assert after.terrain_probs[1, 3, CASTLE] == pytest.approx(0.8)
+
+
+def test_a_cell_that_does_not_read_castle_like_gets_no_credit():
+    # The castle at the board's top edge, leaning off it: the plain forest in front stays one.
+    before = readings({(0, 3): 0.9, (1, 3): 0.01})
+    after = credit_leaning_figure(before, UP)
+    assert after.board.castle == (0, 3)
+    assert np.array_equal(after.terrain_probs, before.terrain_probs)
+    assert not after.uncertain[1, 3]
+
+
+def test_a_small_lean_credits_nothing():
+    before = readings({(2, 3): 0.45, (1, 3): 0.8})
+    after = credit_leaning_figure(before, UP * 0.3)  # 0.18 cells: the top stays on its tile
+    assert after.board.castle == (1, 3)
+    assert credit_leaning_figure(before, None) is before
+
+
+def test_tops_of_the_wrong_shape_are_refused():
+    with pytest.raises(ValueError, match="tops"):
+        credit_leaning_figure(readings({}), np.zeros((7, 7, 2)))

@@ -1,0 +1,172 @@
+"""The 3D castle figure: in a photo taken at a slant, its top shows over the cell beyond it.
+
+The castle figure stands on the start tile about a tile high. Seen from a player's seat, its
+top covers part of the neighbouring cell on the far side from the camera, and the cell model
+then finds "castle" in two cells: the start tile (the figure's base, its own tile hidden) and
+the neighbour (the figure's towers over a forest, say). Read alone, the neighbour can win,
+placing the castle one cell too far from the camera.
+
+Where the top shows is a matter of geometry, not of pixels: the photo's homography (table
+plane to photo) and a phone camera's optics give the camera's position over the table, and a
+point one figure-height above a cell's centre, seen from there, falls on the table a known
+distance beyond it (``figure_tops``). So castle evidence found in the cell the top falls in is
+also evidence for the cell it stands on: ``credit_leaning_figure`` adds a share of it there,
+enough that the base wins when it looks castle-like too, too little to move the castle onto a
+cell with no castle of its own.
+
+Camera: principal point at the photo's centre; the focal length from the homography itself
+(the table's two axes are perpendicular and equally long), or, when the view is too straight
+on to tell, a phone's usual wide lens. A straightened image (no photo geometry) is left alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from scoring.board import Terrain
+from vision.cells import CellReadings
+from vision.find import BoardLocation
+from vision.labels import TERRAINS
+
+# The figure's towers stand about 1.2 tiles high.
+FIGURE_HEIGHT = 1.2  # cells
+# A phone's main camera: about 26 mm (35 mm equivalent), 0.75 of the long side on a 4:3 sensor.
+DEFAULT_FOCAL = 0.75  # of the photo's long side
+FOCAL_RANGE = (0.4, 2.0)  # focal lengths estimated outside this (of the long side) are not used
+# Below this tilt from straight down the focal length is not measured (the homography hardly
+# depends on it) and the default lens is assumed; the lean's direction does not depend on it.
+MEASURABLE_TILT = 15.0  # degrees
+# The top must reach this far into a neighbour (cells, along one axis, from the base's centre)
+# for the neighbour's castle evidence to count for the base: the figure covers most of its
+# tile, so a top moved 0.3 cells shows over the neighbour's edge.
+MIN_LEAN = 0.3
+# Share of the neighbour's castle probability credited to the base: the base wins when it
+# reads at least half as castle-like as the neighbour (a true start tile under its figure);
+# a cell read castle-unlike stays so (a castle at the board's edge, leaning off the board,
+# keeps its place against a plain tile behind it).
+LEAN_CREDIT = 0.5
+# Only a cell that itself reads at least this castle-like gets credit: a start tile under its
+# figure does; a plain tile in front of the castle must not turn uncertain for it.
+MIN_OWN = 0.05
+
+_CASTLE = TERRAINS.index(Terrain.CASTLE)
+
+
+@dataclasses.dataclass(frozen=True)
+class Camera:
+    """Where the camera is over the table, in board units (cells; x right, y down the board):
+    ``foot`` (x, y) is the point of the table under it, ``height`` its height above the table."""
+
+    foot: tuple[float, float]
+    height: float
+    focal: float  # pixels
+    focal_estimated: bool  # False: the default lens was assumed
+
+
+def camera_of(location: BoardLocation) -> Camera | None:
+    """The camera over the table of ``location``'s photo; None for a straightened image."""
+    if location.straightened or min(location.image_shape) <= 0:
+        return None
+    height_px, width_px = location.image_shape
+    to_photo = np.linalg.inv(location.homography)  # board units → photo pixels
+    centre = np.array([[1, 0, -width_px / 2], [0, 1, -height_px / 2], [0, 0, 1]])
+    g = centre @ to_photo  # the principal point at the origin
+    g = g / np.linalg.norm(g[:, 0])
+    long_side = max(height_px, width_px)
+    focal, estimated = DEFAULT_FOCAL * long_side, False
+    if _tilt(g, focal) >= MEASURABLE_TILT:
+        measured = _focal_from(g)
+        if measured is not None and FOCAL_RANGE[0] <= measured / long_side <= FOCAL_RANGE[1]:
+            focal, estimated = measured, True
+    rotation, translation = _pose(g, focal)
+    position = -rotation.T @ translation  # the camera's centre in table coordinates
+    return Camera(
+        (float(position[0]), float(position[1])), abs(float(position[2])), focal, estimated
+    )
+
+
+def _pose(g: np.ndarray, focal: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rotation (table → camera axes) and translation of the camera whose view of the table is
+    ``g`` (principal point at the origin), for a given focal length."""
+    m = np.diag([1 / focal, 1 / focal, 1.0]) @ g  # λ [r1 r2 t]
+    scale = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    if m[2, 2] < 0:  # the table in front of the camera
+        scale = -scale
+    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+    return np.column_stack([r1, r2, np.cross(r1, r2)]), t
+
+
+def _tilt(g: np.ndarray, focal: float) -> float:
+    """Degrees between the camera's axis and the table's normal."""
+    rotation, _ = _pose(g, focal)
+    return float(np.degrees(np.arccos(min(1.0, abs(rotation[2, 2])))))
+
+
+def _focal_from(g: np.ndarray) -> float | None:
+    """The focal length (px) that makes the table's two axes perpendicular and equally long in
+    3D, from the homography ``g`` with the principal point at the origin; None if not measurable.
+
+    With ``u``, ``v`` the first two columns of ``g`` and ``w`` = 1 / focal², the axes in 3D are
+    (u_x, u_y, u_z / √w) and (v_x, v_y, v_z / √w) up to scale, so perpendicular gives
+    w (u_x v_x + u_y v_y) + u_z v_z = 0 and equally long w (|u_xy|² - |v_xy|²) + u_z² - v_z² = 0;
+    ``w`` is their least-squares solution. (A camera facing one of the board's sides leaves the
+    first without content, a camera facing a corner the second.)
+    """
+    u, v = g[:, 0], g[:, 1]
+    a = np.array([u[0] * v[0] + u[1] * v[1], u[0] ** 2 + u[1] ** 2 - v[0] ** 2 - v[1] ** 2])
+    b = np.array([u[2] * v[2], u[2] ** 2 - v[2] ** 2])
+    if not np.any(a):
+        return None
+    w = -float(a @ b) / float(a @ a)
+    return float(1 / np.sqrt(w)) if w > 0 else None
+
+
+def figure_tops(location: BoardLocation, height: float = FIGURE_HEIGHT) -> np.ndarray | None:
+    """(N, N, 2): where the top of a figure ``height`` cells high standing on each cell's
+    centre shows on the table, as (dx, dy) cells from that centre; None without a camera."""
+    camera = camera_of(location)
+    if camera is None:
+        return None
+    n = location.size
+    y, x = np.mgrid[0:n, 0:n] + 0.5
+    foot = np.array(camera.foot)
+    if camera.height <= height:
+        return None  # a camera lower than the figure: no photo of a kingdom looks like that
+    # Seen from the camera, the top lies on the table where the line from the camera through it
+    # meets the table: beyond the base, away from the foot, by height / (camera − height).
+    beyond = height / (camera.height - height)
+    offsets = np.stack([x - foot[0], y - foot[1]], axis=-1) * beyond
+    return offsets
+
+
+def credit_leaning_figure(readings: CellReadings, tops: np.ndarray | None) -> CellReadings:
+    """The readings with the castle probability of each cell that reads castle-like
+    (``MIN_OWN``) raised by ``LEAN_CREDIT`` times that of the cell its figure's top would show
+    over (``figure_tops``); its other terrains keep their proportions."""
+    if tops is None:
+        return readings
+    n = readings.size
+    if tops.shape != (n, n, 2):
+        raise ValueError(f"tops must be ({n}, {n}, 2), got {tops.shape}")
+    terrain = readings.terrain_probs.copy()
+    castle = readings.terrain_probs[..., _CASTLE]
+    credit = np.zeros((n, n))
+    for r in range(n):
+        for c in range(n):
+            dx, dy = tops[r, c]
+            for reach, step in ((dx, (0, 1)), (dy, (1, 0))):
+                if abs(reach) < MIN_LEAN:
+                    continue
+                nr, nc = r + step[0] * int(np.sign(reach)), c + step[1] * int(np.sign(reach))
+                if 0 <= nr < n and 0 <= nc < n:
+                    credit[r, c] = max(credit[r, c], LEAN_CREDIT * castle[nr, nc])
+    credit = np.where(castle >= MIN_OWN, credit, 0.0)
+    if not credit.any():
+        return readings
+    raised = np.minimum(1.0, castle + credit)
+    rest = np.where(castle < 1.0, (1.0 - raised) / np.maximum(1.0 - castle, 1e-12), 0.0)
+    terrain *= rest[..., None]
+    terrain[..., _CASTLE] = raised
+    return dataclasses.replace(readings, terrain_probs=terrain)
