@@ -517,9 +517,9 @@ def make_hard_scene(
     return Scene(image, corners, size, labels, "hard", background_kind, seed, shifts)
 
 
-def hard_scenes(count: int, seed: int = 0, photo_long_side: int = 1600):
+def hard_scenes(count: int, seed: int = 0, photo_long_side: int = 1600, camera: bool = False):
     for i in range(count):
-        yield make_hard_scene(seed + i, photo_long_side)
+        yield make_hard_scene(seed + i, photo_long_side, camera=camera)
 
 
 @lru_cache(maxsize=1)
@@ -847,10 +847,20 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="real-domino kingdoms under warm/cold light, drift, cloths, holes, the 3D castle",
     )
+    parser.add_argument(
+        "--camera",
+        action="store_true",
+        help="with --hard: taken by a pinhole camera, the castle figure leaning away from it",
+    )
     args = parser.parse_args(argv)
+    if args.camera and not args.hard:
+        parser.error("--camera goes with --hard")
     args.out.mkdir(parents=True, exist_ok=True)
-    make = hard_scenes if args.hard else scenes
-    for scene in make(args.n, args.seed, args.long_side):
+    if args.hard:
+        made = hard_scenes(args.n, args.seed, args.long_side, args.camera)
+    else:
+        made = scenes(args.n, args.seed, args.long_side)
+    for scene in made:
         stem = args.out / f"scene{scene.seed:04d}"
         cv2.imwrite(str(stem.with_suffix(".jpg")), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         stem.with_suffix(".json").write_text(json.dumps(scene.truth_json(), indent=1) + "\n")

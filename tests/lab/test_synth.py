@@ -102,3 +102,11 @@ def test_camera_scenes_leave_the_default_scenes_as_they_were():
     camera = synth.make_hard_scene(7000, 800, camera=True)
     assert sum(t == "C" for row in camera.labels for t in row) == 1
     assert not np.array_equal(camera.image, synth.make_hard_scene(7000, 800).image)
+
+
+def test_command_line_writes_camera_scenes(tmp_path):
+    synth.main(["--hard", "--camera", "--n", "1", "--seed", "7000", "--out", str(tmp_path)])
+    truth = json.loads((tmp_path / "scene7000.json").read_text())
+    assert truth["size"] in (5, 7) and len(truth["corners"]) == 4
+    with pytest.raises(SystemExit):
+        synth.main(["--camera", "--n", "1", "--out", str(tmp_path)])
