@@ -26,6 +26,7 @@ import dataclasses
 import numpy as np
 
 from scoring.board import Terrain
+from scoring.words import where
 from vision.cells import CellReadings
 from vision.find import BoardLocation
 from vision.labels import TERRAINS
@@ -170,3 +171,32 @@ def credit_leaning_figure(readings: CellReadings, tops: np.ndarray | None) -> Ce
     terrain *= rest[..., None]
     terrain[..., _CASTLE] = raised
     return dataclasses.replace(readings, terrain_probs=terrain)
+
+
+def behind_figure(readings: CellReadings, tops: np.ndarray | None) -> list[tuple[int, int]]:
+    """The cells the castle figure's top covers in this photo: the neighbours of the board's
+    castle that its top falls in (``figure_tops``) and that read castle-like themselves
+    (``MIN_OWN``: a figure stands there; a bare start tile casts nothing)."""
+    if tops is None:
+        return []
+    r, c = readings.board.castle
+    n = readings.size
+    dx, dy = tops[r, c]
+    cells = []
+    for reach, step in ((dx, (0, 1)), (dy, (1, 0))):
+        if abs(reach) < MIN_LEAN:
+            continue
+        nr, nc = r + step[0] * int(np.sign(reach)), c + step[1] * int(np.sign(reach))
+        if 0 <= nr < n and 0 <= nc < n and readings.terrain_probs[nr, nc, _CASTLE] >= MIN_OWN:
+            cells.append((nr, nc))
+    return cells
+
+
+def behind_figure_warnings(readings: CellReadings, tops: np.ndarray | None) -> tuple[str, ...]:
+    """One sentence per flagged cell behind the castle figure, saying why it is flagged."""
+    return tuple(
+        f"The castle figure hides part of {where(r, c)} in this photo: check that cell's "
+        "terrain and crowns."
+        for r, c in behind_figure(readings, tops)
+        if readings.uncertain[r, c]
+    )

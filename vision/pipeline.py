@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from scoring.board import SIZES, Board
-from vision.castle import credit_leaning_figure, figure_tops
+from vision.castle import behind_figure_warnings, credit_leaning_figure, figure_tops
 from vision.cells import CellReadings, read_board_image
 from vision.cells import decode_together as decode_cells_together
 from vision.corners import check_corners
@@ -152,6 +152,9 @@ def _read_at(
             if moved is not location:
                 location, board_image = moved, straighten(image, moved)
                 cells = _read_cells(image, board_image, location, size)
+        if location is not None and not location.straightened:
+            # Say why the cell behind the figure is flagged: what hides it is not on the tile.
+            warnings = (*warnings, *behind_figure_warnings(cells, figure_tops(location)))
     except ValueError as err:
         raise ImageError(f"{describe(source)}: {err}") from None
     return Reading(describe(source), board_image, cells, warnings, location)

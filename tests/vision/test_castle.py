@@ -8,6 +8,8 @@ import pytest
 from vision.castle import (
     DEFAULT_FOCAL,
     LEAN_CREDIT,
+    behind_figure,
+    behind_figure_warnings,
     camera_of,
     credit_leaning_figure,
     figure_tops,
@@ -131,3 +133,43 @@ def test_a_small_lean_credits_nothing():
 def test_tops_of_the_wrong_shape_are_refused():
     with pytest.raises(ValueError, match="tops"):
         credit_leaning_figure(readings({}), np.zeros((7, 7, 2)))
+
+
+def test_the_cell_behind_the_figure_is_named_when_it_is_flagged():
+    # The castle on (2, 3); its top falls 0.6 cells up, over (1, 3), which reads 0.55 castle
+    # (its forest 0.45, under the 0.5 threshold: flagged).
+    reading = readings({(2, 3): 0.95, (1, 3): 0.55})
+    assert reading.uncertain[1, 3]
+    assert behind_figure(reading, UP) == [(1, 3)]
+    (warning,) = behind_figure_warnings(reading, UP)
+    assert "row 2, column 4" in warning and "castle figure" in warning
+    # Leaning the other way, the top falls over (3, 3), which shows no figure: nothing named.
+    assert behind_figure(reading, -UP) == []
+    assert behind_figure(reading, None) == [] and behind_figure(reading, UP * 0.3) == []
+
+
+def test_a_cell_behind_the_figure_read_surely_gets_no_warning():
+    reading = readings({(2, 3): 0.95, (1, 3): 0.06})  # the forest reads 0.94: not flagged
+    assert behind_figure(reading, UP) == [(1, 3)]
+    assert behind_figure_warnings(reading, UP) == ()
+
+
+def test_a_photo_says_which_cell_its_castle_figure_hides(shared_dir):
+    """Camera scene 7148 (lab.synth, a development seed): the figure's top covers a one-crown
+    mine, read as plain wheat and flagged; the reading says the figure hides that cell."""
+    import cv2
+
+    from lab.synth import make_hard_scene
+    from vision.pipeline import read_image
+
+    scene = make_hard_scene(7148, camera=True)
+    ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    reading = read_image(jpeg.tobytes())
+    named = [w for w in reading.warnings if "castle figure hides" in w]
+    assert len(named) == 1
+    r, c = reading.board.castle
+    neighbours = [(r + dr, c + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+    flagged = [
+        (y, x) for y, x in neighbours if 0 <= y < 5 and 0 <= x < 5 and reading.cells.uncertain[y, x]
+    ]
+    assert any(f"row {y + 1}, column {x + 1}" in named[0] for y, x in flagged)
