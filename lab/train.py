@@ -42,6 +42,7 @@ from vision.labels import CROWN_CLASSES, TERRAINS, terrain_index
 from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
 
 EMPTY = terrain_index("empty")
+LAKE = terrain_index("lake")
 SCENE_HOLES = ("all", "none", "unlike_lake")  # Recipe.scene_holes
 CASTLE = terrain_index("castle")
 MODELS_DIR = Path(__file__).resolve().parent.parent / "vision" / "models"
@@ -207,9 +208,6 @@ def _figure_crops(
             terrains.append(terrain)
             crowns.append(crown)
     return images, terrains, crowns
-
-
-LAKE = terrain_index("lake")
 
 
 def lake_coloured(scenes: SceneCells, neighbours: int = 5) -> np.ndarray:

@@ -156,13 +156,8 @@ def credit_leaning_figure(readings: CellReadings, tops: np.ndarray | None) -> Ce
     credit = np.zeros((n, n))
     for r in range(n):
         for c in range(n):
-            dx, dy = tops[r, c]
-            for reach, step in ((dx, (0, 1)), (dy, (1, 0))):
-                if abs(reach) < MIN_LEAN:
-                    continue
-                nr, nc = r + step[0] * int(np.sign(reach)), c + step[1] * int(np.sign(reach))
-                if 0 <= nr < n and 0 <= nc < n:
-                    credit[r, c] = max(credit[r, c], LEAN_CREDIT * castle[nr, nc])
+            for covered in _covered(tops, r, c):
+                credit[r, c] = max(credit[r, c], LEAN_CREDIT * castle[covered])
     credit = np.where(castle >= MIN_OWN, credit, 0.0)
     if not credit.any():
         return readings
@@ -179,16 +174,22 @@ def behind_figure(readings: CellReadings, tops: np.ndarray | None) -> list[tuple
     (``MIN_OWN``: a figure stands there; a bare start tile casts nothing)."""
     if tops is None:
         return []
-    r, c = readings.board.castle
-    n = readings.size
+    castle = readings.terrain_probs[..., _CASTLE]
+    return [cell for cell in _covered(tops, *readings.board.castle) if castle[cell] >= MIN_OWN]
+
+
+def _covered(tops: np.ndarray, r: int, c: int) -> list[tuple[int, int]]:
+    """The board's 4-neighbours of (r, c) that the top of a figure on it falls in: one per axis
+    along which it falls ``MIN_LEAN`` cells or more."""
+    n = tops.shape[0]
     dx, dy = tops[r, c]
     cells = []
-    for reach, step in ((dx, (0, 1)), (dy, (1, 0))):
-        if abs(reach) < MIN_LEAN:
-            continue
-        nr, nc = r + step[0] * int(np.sign(reach)), c + step[1] * int(np.sign(reach))
-        if 0 <= nr < n and 0 <= nc < n and readings.terrain_probs[nr, nc, _CASTLE] >= MIN_OWN:
-            cells.append((nr, nc))
+    for reach, (down, right) in ((dx, (0, 1)), (dy, (1, 0))):
+        if abs(reach) >= MIN_LEAN:
+            side = int(np.sign(reach))
+            nr, nc = r + down * side, c + right * side
+            if 0 <= nr < n and 0 <= nc < n:
+                cells.append((nr, nc))
     return cells
 
 
