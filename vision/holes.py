@@ -30,7 +30,7 @@ import dataclasses
 import cv2
 import numpy as np
 
-from scoring.board import Terrain
+from scoring.board import Board, Terrain
 from vision.cells import CellReadings
 from vision.labels import TERRAINS
 
@@ -262,3 +262,28 @@ def judge_holes(readings: CellReadings, likeness: np.ndarray | None) -> CellRead
     terrain[..., _EMPTY] *= ratio
     terrain /= terrain.sum(axis=-1, keepdims=True)
     return dataclasses.replace(readings, terrain_probs=terrain)
+
+
+def open_side_warnings(board: Board) -> tuple[str, ...]:
+    """One sentence per side of the frame that reads as table nearly all along (every cell a
+    hole but at most one).
+
+    Complete kingdoms never have such a side, and the finder places a smaller kingdom's frame
+    round its castle; but tiles at the kingdom's edge that look like the table (wheat on a
+    yellow cloth) can be left out of the frame, which then takes in a strip of table on the
+    other side instead. The reading cannot tell the two apart, so it says what to check.
+    """
+    n = board.size
+    holes = np.array([[cell.terrain is Terrain.EMPTY for cell in row] for row in board.cells])
+    sides = (
+        ("Row 1", holes[0], f"row {n}", "row"),
+        (f"Row {n}", holes[-1], "row 1", "row"),
+        ("Column 1", holes[:, 0], f"column {n}", "column"),
+        (f"Column {n}", holes[:, -1], "column 1", "column"),
+    )
+    return tuple(
+        f"{side} of the grid reads as table nearly all along: if the kingdom has tiles past "
+        f"{opposite}, the grid is a {line} off; give the kingdom's four corners."
+        for side, cells, opposite, line in sides
+        if cells.sum() >= n - 1
+    )

@@ -27,7 +27,7 @@ from vision.cells import decode_together as decode_cells_together
 from vision.corners import check_corners
 from vision.find import BoardLocation, NoBoardFound, centre_on_castle, find_board
 from vision.find.search import find_kingdoms
-from vision.holes import judge_holes, table_likeness
+from vision.holes import judge_holes, open_side_warnings, table_likeness
 from vision.load_image import ImageError, load_image, long_side
 from vision.rectify import straighten
 
@@ -155,6 +155,9 @@ def _read_at(
         if location is not None and not location.straightened:
             # Say why the cell behind the figure is flagged: what hides it is not on the tile.
             warnings = (*warnings, *behind_figure_warnings(cells, figure_tops(location)))
+        if location is not None and location.tile_span is not None:
+            # A frame the finder chose (not the caller's corners) with a side of table.
+            warnings = (*warnings, *open_side_warnings(cells.board))
     except ValueError as err:
         raise ImageError(f"{describe(source)}: {err}") from None
     return Reading(describe(source), board_image, cells, warnings, location)

@@ -207,3 +207,43 @@ def test_a_reflection_washes_out_colour_not_whether_a_cell_is_table(shared_dir, 
     tiles = np.ones((5, 5), bool)
     tiles[4, 4] = False
     assert likeness[tiles].max() < 0.5
+
+
+def test_a_side_of_table_in_the_frame_is_said_with_what_to_check():
+    from vision.holes import open_side_warnings
+
+    complete = parse_board(
+        "W0 W0 F0 F0 L0\nG0 G0 S0 S0 L0\nM0 M0 C W0 W0\nF0 L0 G1 G0 S0\nF0 L0 W1 W0 S0"
+    )
+    assert open_side_warnings(complete) == ()
+    # Column 5 all table but one cell: the tiles may go on past column 1.
+    off = parse_board("W0 W0 F0 F0 .\nG0 G0 S0 S0 .\nM0 M0 C W0 W0\nF0 L0 G1 G0 .\nF0 L0 W1 W0 .")
+    (warning,) = open_side_warnings(off)
+    assert warning.startswith("Column 5 of the grid reads as table")
+    assert "past column 1, the grid is a column off" in warning
+    # Two tiles on that side: an incomplete kingdom's edge, nothing said.
+    two = parse_board("W0 W0 F0 F0 .\nG0 G0 S0 S0 .\nM0 M0 C W0 W0\nF0 L0 G1 G0 S1\nF0 L0 W1 W0 .")
+    assert open_side_warnings(two) == ()
+    top = parse_board(". . . . .\nG0 G0 S0 S0 L0\nM0 M0 C W0 W0\nF0 L0 G1 G0 S0\nF0 L0 W1 W0 S0")
+    (warning,) = open_side_warnings(top)
+    assert (
+        warning.startswith("Row 1 of the grid") and "past row 5, the grid is a row off" in warning
+    )
+
+
+@pytest.mark.parametrize("seed", [7463])
+def test_a_kingdom_framed_a_column_off_is_not_passed_off_as_sure(seed, shared_dir):
+    """Camera scene 7463 (lab.synth, a development seed): wheat tiles on a wheat-yellow
+    striped cloth at the kingdom's edge; the frame left them out and took a column of cloth.
+    Either the frame is right, or the reading says which side to check."""
+    from lab.synth import make_hard_scene
+    from vision.pipeline import read_image
+
+    scene = make_hard_scene(seed, camera=True)
+    ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    reading = read_image(jpeg.tobytes())
+    truth = np.array(scene.labels, object)
+    read = np.array([row.split() for row in reading.board.rows_text()], object)
+    wrong = min(int((np.rot90(read, t) != truth).sum()) for t in range(4))
+    said = [w for w in reading.warnings if "reads as table nearly all along" in w]
+    assert wrong < scene.size or said
