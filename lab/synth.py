@@ -691,15 +691,20 @@ def _castle_figure(rng, castle, margin, tiles, alpha) -> np.ndarray:
             ]
         )
         cv2.fillConvexPoly(figure, tower.astype(np.int32), 1)
+    _paint_stone(rng, figure, stone, tiles, alpha)
+    # Battlements and a door: dark details the model might take for a tile's artwork.
+    door = (int(x0 + 0.42 * SOURCE_PX), int(base_y - 0.3 * SOURCE_PX))
+    cv2.rectangle(tiles, door, (door[0] + int(0.16 * SOURCE_PX), int(base_y)), (40, 40, 50), -1)
+    return figure.astype(np.float32)
+
+
+def _paint_stone(rng, figure: np.ndarray, stone: np.ndarray, tiles, alpha) -> None:
+    """Paint the figure's mask onto the tile plane in ``stone``, lit from one side, opaque."""
     mask = figure.astype(bool)
     shade = np.linspace(0.7, 1.15, tiles.shape[1])[None, :, None]  # light from one side
     painted = np.clip(stone * shade + rng.normal(0, 8, tiles.shape), 0, 255).astype(np.uint8)
     tiles[mask] = painted[mask]
-    # Battlements and a door: dark details the model might take for a tile's artwork.
-    door = (int(x0 + 0.42 * SOURCE_PX), int(base_y - 0.3 * SOURCE_PX))
-    cv2.rectangle(tiles, door, (door[0] + int(0.16 * SOURCE_PX), int(base_y)), (40, 40, 50), -1)
     alpha[mask] = 1.0
-    return figure.astype(np.float32)
 
 
 def _camera_view(rng, size, margin, width, height):
@@ -763,10 +768,7 @@ def _leaning_castle_figure(rng, castle, margin, tiles, alpha, shift) -> np.ndarr
     part(0.15, 0.85, 0.2, 0.85, rng.uniform(0.7, 0.85))  # the keep
     for tower_x in (0.1, 0.7):  # two towers higher than the keep
         part(tower_x, tower_x + 0.2, 0.15, 0.9, 1.0)
-    mask = figure.astype(bool)
-    shade = np.linspace(0.7, 1.15, tiles.shape[1])[None, :, None]  # light from one side
-    painted = np.clip(stone * shade + rng.normal(0, 8, tiles.shape), 0, 255).astype(np.uint8)
-    tiles[mask] = painted[mask]
+    _paint_stone(rng, figure, stone, tiles, alpha)
     door = (corner + np.array([0.42, 0.55]) * SOURCE_PX).astype(int)
     cv2.rectangle(
         tiles,
@@ -775,7 +777,6 @@ def _leaning_castle_figure(rng, castle, margin, tiles, alpha, shift) -> np.ndarr
         (40, 40, 50),
         -1,
     )
-    alpha[mask] = 1.0
     return figure.astype(np.float32)
 
 

@@ -128,18 +128,14 @@ def figure_tops(location: BoardLocation, height: float = FIGURE_HEIGHT) -> np.nd
     """(N, N, 2): where the top of a figure ``height`` cells high standing on each cell's
     centre shows on the table, as (dx, dy) cells from that centre; None without a camera."""
     camera = camera_of(location)
-    if camera is None:
-        return None
+    if camera is None or camera.height <= height:
+        return None  # no camera, or one lower than the figure: no photo of a kingdom
     n = location.size
     y, x = np.mgrid[0:n, 0:n] + 0.5
-    foot = np.array(camera.foot)
-    if camera.height <= height:
-        return None  # a camera lower than the figure: no photo of a kingdom looks like that
     # Seen from the camera, the top lies on the table where the line from the camera through it
     # meets the table: beyond the base, away from the foot, by height / (camera − height).
     beyond = height / (camera.height - height)
-    offsets = np.stack([x - foot[0], y - foot[1]], axis=-1) * beyond
-    return offsets
+    return np.stack([x - camera.foot[0], y - camera.foot[1]], axis=-1) * beyond
 
 
 def credit_leaning_figure(readings: CellReadings, tops: np.ndarray | None) -> CellReadings:
