@@ -264,26 +264,48 @@ def judge_holes(readings: CellReadings, likeness: np.ndarray | None) -> CellRead
     return dataclasses.replace(readings, terrain_probs=terrain)
 
 
-def open_side_warnings(board: Board) -> tuple[str, ...]:
-    """One sentence per side of the frame that reads as table nearly all along (every cell a
-    hole but at most one).
+def hole_grid(board: Board) -> np.ndarray:
+    """(N, N) bool: which cells of ``board`` are holes."""
+    return np.array([[cell.terrain is Terrain.EMPTY for cell in row] for row in board.cells])
+
+
+def open_sides(board: Board) -> tuple[tuple[int, int], ...]:
+    """The sides of the frame that read as table nearly all along (every cell a hole but at most
+    one), each as the move (rows down, columns right) that would drop it: (1, 0) for the top row,
+    (-1, 0) the bottom row, (0, 1) the left column, (0, -1) the right column.
 
     Complete kingdoms never have such a side, and the finder places a smaller kingdom's frame
     round its castle; but tiles at the kingdom's edge that look like the table (wheat on a
     yellow cloth) can be left out of the frame, which then takes in a strip of table on the
-    other side instead. The reading cannot tell the two apart, so it says what to check.
+    other side instead.
     """
     n = board.size
-    holes = np.array([[cell.terrain is Terrain.EMPTY for cell in row] for row in board.cells])
+    holes = hole_grid(board)
     sides = (
-        ("Row 1", holes[0], f"row {n}", "row"),
-        (f"Row {n}", holes[-1], "row 1", "row"),
-        ("Column 1", holes[:, 0], f"column {n}", "column"),
-        (f"Column {n}", holes[:, -1], "column 1", "column"),
+        (holes[0], (1, 0)),
+        (holes[-1], (-1, 0)),
+        (holes[:, 0], (0, 1)),
+        (holes[:, -1], (0, -1)),
     )
+    return tuple(move for cells, move in sides if cells.sum() >= n - 1)
+
+
+def open_side_warnings(board: Board) -> tuple[str, ...]:
+    """One sentence per open side (``open_sides``) of the frame.
+
+    The reading cannot tell a kingdom smaller than its frame from tiles left out past the other
+    side (when the photo shows tiles there, the reader has moved the frame over them already), so
+    it says what to check.
+    """
+    n = board.size
+    names = {
+        (1, 0): ("Row 1", f"row {n}", "row"),
+        (-1, 0): (f"Row {n}", "row 1", "row"),
+        (0, 1): ("Column 1", f"column {n}", "column"),
+        (0, -1): (f"Column {n}", "column 1", "column"),
+    }
     return tuple(
         f"{side} of the grid reads as table nearly all along: if the kingdom has tiles past "
         f"{opposite}, the grid is a {line} off; give the kingdom's four corners."
-        for side, cells, opposite, line in sides
-        if cells.sum() >= n - 1
+        for side, opposite, line in (names[move] for move in open_sides(board))
     )

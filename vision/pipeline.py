@@ -25,9 +25,16 @@ from vision.castle import behind_figure_warnings, credit_leaning_figure, figure_
 from vision.cells import CellReadings, read_board_image
 from vision.cells import decode_together as decode_cells_together
 from vision.corners import check_corners
-from vision.find import BoardLocation, NoBoardFound, centre_on_castle, find_board
+from vision.find import (
+    BoardLocation,
+    NoBoardFound,
+    centre_on_castle,
+    find_board,
+    over_strip_beyond,
+    strip_cells,
+)
 from vision.find.search import find_kingdoms
-from vision.holes import judge_holes, open_side_warnings, table_likeness
+from vision.holes import hole_grid, judge_holes, open_side_warnings, open_sides, table_likeness
 from vision.load_image import ImageError, load_image, long_side
 from vision.rectify import straighten
 
@@ -136,9 +143,14 @@ def read_image(
 
 
 def _read_at(
-    source: ImageSource, image: np.ndarray, location: BoardLocation | None, size: int | None
+    source: ImageSource,
+    image: np.ndarray,
+    location: BoardLocation | None,
+    size: int | None,
+    others: Sequence[BoardLocation] = (),
 ) -> Reading:
-    """Straighten ``image`` at ``location`` (None: it is the board) and read its cells."""
+    """Straighten ``image`` at ``location`` (None: it is the board) and read its cells.
+    ``others``: the frames of the other kingdoms found in the photo."""
     if location is None:
         board_image, warnings = image, ()
     else:
@@ -146,6 +158,11 @@ def _read_at(
         size = location.size
     try:
         cells = _read_cells(image, board_image, location, size)
+        if location is not None and location.tile_span is not None:
+            location, board_image, cells, said = _over_left_out_tiles(
+                image, location, board_image, cells, size, others
+            )
+            warnings = (*warnings, *said)
         if location is not None:
             # A kingdom smaller than its frame: put the castle in the middle if the tiles allow.
             moved = centre_on_castle(location, cells.board.castle)
@@ -161,6 +178,39 @@ def _read_at(
     except ValueError as err:
         raise ImageError(f"{describe(source)}: {err}") from None
     return Reading(describe(source), board_image, cells, warnings, location)
+
+
+def _over_left_out_tiles(
+    image: np.ndarray,
+    location: BoardLocation,
+    board_image: np.ndarray,
+    cells: CellReadings,
+    size: int | None,
+    others: Sequence[BoardLocation],
+) -> tuple[BoardLocation, np.ndarray, CellReadings, tuple[str, ...]]:
+    """The frame moved one cell over tiles the finder left out, when a side of it reads as table
+    and the strip past the other side reads as tiles; else everything as it was.
+
+    Edge tiles that look like the table (wheat on a yellow cloth, lake on a blue one) can be
+    left out of the blob the finder frames, which then takes in a strip of table on the other
+    side: every cell reads a column off. Reading the strip is the evidence the finder lacked.
+    Returns the sentence saying the frame was moved, so the user checks it.
+    """
+    for move in open_sides(cells.board):
+        moved = over_strip_beyond(location, move, others)
+        if moved is None:
+            continue
+        moved_image = straighten(image, moved)
+        moved_cells = _read_cells(image, moved_image, moved, size)
+        if hole_grid(moved_cells.board)[strip_cells(moved.size, move)].sum() <= 1:
+            line = "row" if move[1] == 0 else "column"
+            where = {(1, 0): "down", (-1, 0): "up", (0, 1): "right", (0, -1): "left"}[move]
+            said = (
+                f"The grid was moved one {line} {where} over tiles that look like the table"
+                " around them: check that the grid lies on the kingdom.",
+            )
+            return moved, moved_image, moved_cells, said
+    return location, board_image, cells, ()
 
 
 def _read_cells(
@@ -217,7 +267,10 @@ def read_table(source: ImageSource, size: int | None = None) -> TableReading:
     if not isinstance(source, np.ndarray):
         photo_scale = long_side(source) / max(image.shape[:2])
     found = find_kingdoms(image, size)
-    kingdoms = tuple(_read_at(source, image, location, size) for location in found.kingdoms)
+    kingdoms = tuple(
+        _read_at(source, image, location, size, [o for o in found.kingdoms if o is not location])
+        for location in found.kingdoms
+    )
     return TableReading(
         describe(source), image, kingdoms, found.cut_off, found.warnings, photo_scale
     )

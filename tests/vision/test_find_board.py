@@ -196,3 +196,31 @@ def test_centre_on_castle_only_moves_when_the_tiles_fit():
     full = location_from_corners(square, 5, tile_span=(0, 5, 0, 5))
     assert centre_on_castle(full, (1, 1)) is full
     assert centre_on_castle(location_from_corners(square, 5), (1, 1)).tile_span is None
+
+
+def test_a_frame_moves_over_the_strip_past_its_far_side():
+    from vision.find import over_strip_beyond, strip_cells
+
+    square = [[100, 100], [600, 100], [600, 600], [100, 600]]
+    location = location_from_corners(square, 5, tile_span=(0, 5, 0, 4), image_shape=(800, 800))
+    left = over_strip_beyond(location, (0, -1))  # the right column dropped
+    np.testing.assert_allclose(left.corners, np.array(square) + [-100, 0], atol=1e-6)
+    assert left.tile_span == (0, 5, 0, 5)
+    down = over_strip_beyond(location, (1, 0))  # the top row dropped
+    np.testing.assert_allclose(down.corners, np.array(square) + [0, 100], atol=1e-6)
+    assert down.tile_span == (0, 5, 0, 4)
+    # The strip a move takes in, as an index into the moved frame's cells.
+    grid = np.arange(25).reshape(5, 5)
+    assert grid[strip_cells(5, (0, -1))].ravel().tolist() == [0, 5, 10, 15, 20]
+    assert grid[strip_cells(5, (0, 1))].ravel().tolist() == [4, 9, 14, 19, 24]
+    assert grid[strip_cells(5, (1, 0))].ravel().tolist() == [20, 21, 22, 23, 24]
+    assert grid[strip_cells(5, (-1, 0))].ravel().tolist() == [0, 1, 2, 3, 4]
+    # Not when the user gave the corners, nor past the photo's edge.
+    assert over_strip_beyond(location_from_corners(square, 5), (0, -1)) is None
+    # Nor over another kingdom found in the same photo.
+    neighbour = location_from_corners([[-420, 100], [80, 100], [80, 600], [-420, 600]], 5)
+    assert over_strip_beyond(location, (0, -1), [neighbour]) is None
+    assert over_strip_beyond(location, (0, 1), [neighbour]) is not None
+    edge = location_from_corners(square, 5, tile_span=(0, 5, 0, 4), image_shape=(640, 800))
+    assert over_strip_beyond(edge, (1, 0)) is None  # the strip below ends past the photo
+    assert over_strip_beyond(edge, (-1, 0)) is not None

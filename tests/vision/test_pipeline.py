@@ -47,3 +47,56 @@ def test_unreadable_input_names_the_file(tmp_path):
 def test_tiny_image_is_an_image_error():
     with pytest.raises(ImageError, match="too small"):
         read_image(np.zeros((30, 30, 3), np.uint8))
+
+
+CELL, OFFSET = 100, 250  # as the photos of tests/vision/test_holes.py
+
+
+def _frame(left: int, top: int) -> np.ndarray:
+    """Photo corners of a 5×5 frame of CELL-pixel cells with its top-left corner at (left, top)."""
+    return np.array(
+        [
+            [left, top],
+            [left + 5 * CELL, top],
+            [left + 5 * CELL, top + 5 * CELL],
+            [left, top + 5 * CELL],
+        ],
+        np.float64,
+    )
+
+
+def test_the_frame_moves_over_tiles_left_out_past_a_side_of_table(shared_dir):
+    """A frame one column right of the kingdom: its last column is cloth, the kingdom's first
+    column lies past its left side. The reader moves it there and says so. (aau board 11 has
+    its castle in the last column, so centring the frame on the castle cannot do it.)"""
+    from tests.vision.test_holes import photo_with_holes
+    from vision.find import location_from_corners
+    from vision.pipeline import _read_at
+
+    photo = photo_with_holes(shared_dir, [], number=11)
+    # (Its own holes show another table, so the reading at the right frame is the reference.)
+    expected = read_image(photo, size=5, corners=_frame(OFFSET, OFFSET).tolist()).board
+    frame = _frame(OFFSET + CELL, OFFSET)
+    off = location_from_corners(frame, 5, tile_span=(0, 5, 0, 4), image_shape=photo.shape[:2])
+    reading = _read_at(photo, photo, off, None)
+    assert reading.board == expected
+    np.testing.assert_allclose(reading.location.corners, _frame(OFFSET, OFFSET), atol=1e-6)
+    assert any("moved one column left" in warning for warning in reading.warnings)
+
+
+def test_the_frame_stays_when_past_the_other_side_is_table_too(shared_dir):
+    """An incomplete kingdom (its last column missing, the cloth shows): the frame's side of
+    table is a real edge, nothing lies past the other side, so the frame stays and the reading
+    says what to check."""
+    from tests.vision.test_holes import photo_with_holes
+    from vision.find import location_from_corners
+    from vision.pipeline import _read_at
+
+    photo = photo_with_holes(shared_dir, [(r, 4) for r in range(5)])
+    frame = _frame(OFFSET, OFFSET)
+    location = location_from_corners(frame, 5, tile_span=(0, 5, 0, 4), image_shape=photo.shape[:2])
+    reading = _read_at(photo, photo, location, None)
+    assert all(reading.board[r, 4].terrain.value == "empty" for r in range(5))
+    np.testing.assert_allclose(reading.location.corners, _frame(OFFSET, OFFSET), atol=1e-6)
+    assert not any("moved" in warning for warning in reading.warnings)
+    assert any(warning.startswith("Column 5 of the grid") for warning in reading.warnings)

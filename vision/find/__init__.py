@@ -18,7 +18,9 @@ from vision.find.location import (
     NoBoardFound,
     centre_on_castle,
     location_from_corners,
+    over_strip_beyond,
     shift_frame,
+    strip_cells,
 )
 from vision.find.search import find_board
 
@@ -29,5 +31,7 @@ __all__ = [
     "centre_on_castle",
     "find_board",
     "location_from_corners",
+    "over_strip_beyond",
     "shift_frame",
+    "strip_cells",
 ]

@@ -7,7 +7,8 @@ top-left corner).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -80,15 +81,28 @@ def location_from_corners(
     return BoardLocation(corners, size, homography, warnings, **extra)
 
 
-def cells_in_photo(location: BoardLocation) -> np.ndarray:
-    """(N, N) bool: whether each cell's centre lies in the photo (``location.image_shape``)."""
+def cell_centres(location: BoardLocation) -> np.ndarray:
+    """(N, N, 2): each cell's centre in photo pixels (x, y)."""
     n = location.size
     centres = np.array([[c + 0.5, r + 0.5] for r in range(n) for c in range(n)], np.float64)
     to_photo = np.linalg.inv(location.homography)
-    points = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), to_photo).reshape(-1, 2)
+    return cv2.perspectiveTransform(centres.reshape(-1, 1, 2), to_photo).reshape(n, n, 2)
+
+
+def cells_in_photo(location: BoardLocation) -> np.ndarray:
+    """(N, N) bool: whether each cell's centre lies in the photo (``location.image_shape``)."""
+    x, y = np.moveaxis(cell_centres(location), -1, 0)
     h, w = location.image_shape
-    inside = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
-    return inside.reshape(n, n)
+    return (x >= 0) & (x < w) & (y >= 0) & (y < h)
+
+
+def inside_frame(points: np.ndarray, location: BoardLocation) -> np.ndarray:
+    """(...) bool: whether each photo point (..., 2) lies inside ``location``'s frame."""
+    board = cv2.perspectiveTransform(
+        np.asarray(points, np.float64).reshape(-1, 1, 2), location.homography
+    ).reshape(*np.shape(points))
+    n = location.size
+    return ((board >= 0) & (board <= n)).all(axis=-1)
 
 
 def shift_frame(
@@ -140,6 +154,45 @@ def centre_on_castle(location: BoardLocation, castle: tuple[int, int]) -> BoardL
     if (down, right) == (0, 0) or not fits:
         return location
     return shift_frame(location, down, right)
+
+
+def over_strip_beyond(
+    location: BoardLocation, move: tuple[int, int], others: Sequence[BoardLocation] = ()
+) -> BoardLocation | None:
+    """The frame moved one cell by ``move`` (rows down, columns right; one of them ±1) over the
+    strip of cells just past its far side, or None when that cannot hold left-out tiles.
+
+    For a frame with a side that reads as table (``vision.holes.open_sides``): tiles that look
+    like the table may lie past the other side, left out by the finder (which may even have
+    taken the table's stripes for tile edges on the dropped side). The moved frame takes the
+    strip in its span, for the reader to say whether it holds tiles. None when the span is
+    unknown (the caller's corners: the user said where the kingdom is), or the strip is not in
+    the photo or lies in another kingdom's frame (``others``, found in the same photo).
+    """
+    span = location.tile_span
+    down, right = move
+    if span is None or abs(down) + abs(right) != 1:
+        return None
+    n = location.size
+    moved = shift_frame(location, down, right)
+    row0, row1, col0, col1 = moved.tile_span
+    strip = {(1, 0): (row0, n, col0, col1), (-1, 0): (0, row1, col0, col1)}
+    strip |= {(0, 1): (row0, row1, col0, n), (0, -1): (row0, row1, 0, col1)}
+    moved = replace(moved, tile_span=strip[move])
+    strip = strip_cells(moved.size, move)
+    if not cells_in_photo(moved)[strip].all():
+        return None
+    centres = cell_centres(moved)[strip]
+    if any(inside_frame(centres, other).any() for other in others):
+        return None
+    return moved
+
+
+def strip_cells(size: int, move: tuple[int, int]) -> tuple[slice, slice]:
+    """Index of the strip a frame moved by ``move`` (see ``over_strip_beyond``) newly covers."""
+    edge = {(1, 0): (-1, None), (-1, 0): (0, 1), (0, 1): (-1, None), (0, -1): (0, 1)}[move]
+    whole = slice(None)
+    return (slice(*edge), whole) if move[1] == 0 else (whole, slice(*edge))
 
 
 def check_image(image: np.ndarray) -> None:
