@@ -31,6 +31,7 @@ from vision.find import (
     centre_on_castle,
     find_board,
     over_strip_beyond,
+    shift_frame,
     strip_cells,
 )
 from vision.find.search import find_kingdoms
@@ -151,6 +152,7 @@ def _read_at(
 ) -> Reading:
     """Straighten ``image`` at ``location`` (None: it is the board) and read its cells.
     ``others``: the frames of the other kingdoms found in the photo."""
+    size_given = size
     if location is None:
         board_image, warnings = image, ()
     else:
@@ -158,6 +160,11 @@ def _read_at(
         size = location.size
     try:
         cells = _read_cells(image, board_image, location, size)
+        if size_given is None and location is not None and _ring_of_table(location, cells):
+            location = _inner_five(location)
+            board_image, warnings, size = straighten(image, location), location.warnings, 5
+            cells = _read_cells(image, board_image, location, size)
+            warnings = (*warnings, RING_OF_TABLE)
         if location is not None and location.tile_span is not None:
             location, board_image, cells, said = _over_left_out_tiles(
                 image, location, board_image, cells, size, others
@@ -178,6 +185,34 @@ def _read_at(
     except ValueError as err:
         raise ImageError(f"{describe(source)}: {err}") from None
     return Reading(describe(source), board_image, cells, warnings, location)
+
+
+RING_OF_TABLE = (
+    "Read as a 5×5 kingdom: the outer ring of the 7×7 grid first found reads as table all"
+    " round. If it is a 7×7 kingdom, give the size."
+)
+
+
+def _ring_of_table(location: BoardLocation, cells: CellReadings) -> bool:
+    """A 7×7 frame the finder chose whose whole outer ring reads as table: the kingdom is 5×5.
+
+    The finder decides 5×5 or 7×7 from how many cells the tiles span; a strip of table the
+    tiles' edges reach into (a 5×5 kingdom framed half a cell off, see ``extent.place_frame``)
+    can tip it to 7×7. A Mighty Duel kingdom at the end of a game never has all its tiles in
+    the inner 5×5.
+    """
+    if location.size != 7 or location.tile_span is None:
+        return False
+    ring = hole_grid(cells.board)
+    ring[1:-1, 1:-1] = True
+    return bool(ring.all())
+
+
+def _inner_five(location: BoardLocation) -> BoardLocation:
+    """The 5×5 frame inside a 7×7 one, without the finder's doubt about the size (answered)."""
+    inner = shift_frame(location, 1, 1, size=5)
+    doubt = "may be a 5×5 kingdom"  # the sentence of ``extent.place_frame``
+    return replace(inner, warnings=tuple(w for w in inner.warnings if doubt not in w))
 
 
 def _over_left_out_tiles(

@@ -100,3 +100,30 @@ def test_the_frame_stays_when_past_the_other_side_is_table_too(shared_dir):
     np.testing.assert_allclose(reading.location.corners, _frame(OFFSET, OFFSET), atol=1e-6)
     assert not any("moved" in warning for warning in reading.warnings)
     assert any(warning.startswith("Column 5 of the grid") for warning in reading.warnings)
+
+
+def test_a_seven_by_seven_frame_with_a_ring_of_table_is_read_as_five_by_five(shared_dir):
+    """The finder took a 5×5 kingdom for a 7×7 one (camera scene 7858 did so): every cell of
+    the outer ring reads as table, so the reader keeps the inner 5×5 and says so; not when the
+    user asked for 7×7."""
+    from tests.vision.test_holes import photo_with_holes
+    from vision.find import location_from_corners
+    from vision.pipeline import RING_OF_TABLE, _read_at
+
+    photo = photo_with_holes(shared_dir, [])
+    expected = read_image(photo, size=5, corners=_frame(OFFSET, OFFSET).tolist()).board
+    ring = np.array(
+        [[OFFSET - CELL, OFFSET - CELL], [OFFSET + 6 * CELL, OFFSET - CELL]]
+        + [[OFFSET + 6 * CELL, OFFSET + 6 * CELL], [OFFSET - CELL, OFFSET + 6 * CELL]],
+        np.float64,
+    )
+    doubt = "the tiles fill only 6×5 cells of this 7×7 frame: it may be a 5×5 kingdom framed"
+    seven = location_from_corners(
+        ring, 7, (doubt,), tile_span=(1, 6, 1, 7), image_shape=photo.shape[:2]
+    )
+    reading = _read_at(photo, photo, seven, None)
+    assert reading.size == 5 and reading.board == expected
+    np.testing.assert_allclose(reading.location.corners, _frame(OFFSET, OFFSET), atol=1e-6)
+    assert RING_OF_TABLE in reading.warnings and doubt not in reading.warnings
+    asked = _read_at(photo, photo, seven, 7)
+    assert asked.size == 7 and RING_OF_TABLE not in asked.warnings
