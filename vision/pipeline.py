@@ -34,6 +34,7 @@ from vision.find import (
     shift_frame,
     strip_cells,
 )
+from vision.find.extent import without_size_doubt
 from vision.find.search import find_kingdoms
 from vision.holes import hole_grid, judge_holes, open_side_warnings, open_sides, table_likeness
 from vision.load_image import ImageError, load_image, long_side
@@ -211,8 +212,7 @@ def _ring_of_table(location: BoardLocation, cells: CellReadings) -> bool:
 def _inner_five(location: BoardLocation) -> BoardLocation:
     """The 5×5 frame inside a 7×7 one, without the finder's doubt about the size (answered)."""
     inner = shift_frame(location, 1, 1, size=5)
-    doubt = "may be a 5×5 kingdom"  # the sentence of ``extent.place_frame``
-    return replace(inner, warnings=tuple(w for w in inner.warnings if doubt not in w))
+    return replace(inner, warnings=without_size_doubt(inner.warnings))
 
 
 def _over_left_out_tiles(

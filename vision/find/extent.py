@@ -24,6 +24,13 @@ from vision.find.edges import (
 )
 from vision.find.location import NoBoardFound
 
+SIZE_DOUBT = "may be a 5×5 kingdom"  # in the warning of a 7×7 frame round six cells of tiles
+
+
+def without_size_doubt(warnings: tuple[str, ...]) -> tuple[str, ...]:
+    """``warnings`` without ``place_frame``'s doubt about a 7×7 frame, once it is answered."""
+    return tuple(warning for warning in warnings if SIZE_DOUBT not in warning)
+
 
 def place_frame(
     small: np.ndarray,
@@ -66,7 +73,7 @@ def place_frame(
             # (a beige row on a beige table), so each end row is half covered. Say so.
             warnings = (
                 f"the tiles fill only {col1 - col0}×{row1 - row0} cells of this 7×7 frame: it"
-                " may be a 5×5 kingdom framed half a cell off; check the grid, or give the size",
+                f" {SIZE_DOUBT} framed half a cell off; check the grid, or give the size",
             )
     if span > size:
         warnings = (

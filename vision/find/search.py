@@ -30,7 +30,7 @@ from vision.find.decision import (
     touches_border,
 )
 from vision.find.edges import frame_edge_support, gradient_images
-from vision.find.extent import tiles_past_edge
+from vision.find.extent import tiles_past_edge, without_size_doubt
 from vision.find.lattice import (
     NOT_A_GRID,
     SNAPPED_MIN_SUPPORT,
@@ -299,6 +299,8 @@ def _search_blobs(
             if sentence:
                 cut.append((location, sentence))
                 continue
+            if reaches_past_photo(location) and size is None:
+                location = _five_in_photo(image, location) or location
             if reaches_past_photo(location):
                 errors.append(NoBoardFound(FRAME_PAST_EDGE))
                 continue
@@ -659,6 +661,46 @@ def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocat
             location = dataclasses.replace(location, table_likeness=likeness)
         return location
     return shift_frame(location, down, right, size=5)
+
+
+def _five_in_photo(image: np.ndarray, location: BoardLocation) -> BoardLocation | None:
+    """For a 7×7 frame reaching past the photo round tiles that span six cells or fewer each
+    way, the 5×5 frame inside it that lies in the photo with the cells least like the table;
+    None when there is none.
+
+    Dominoes drifting off the lattice (a tile half a cell out of line, rows not straight) make
+    a 5×5 kingdom's tiles span six cells on the fitted lattice; the finder then frames it 7×7,
+    centred, and the frame's spare ring can reach past a tilted photo's edge, so the kingdom
+    was not found at all (lab.synth camera scenes 7491, 7638, 7690). A 7×7 kingdom framed so
+    is refused anyway: past the edge no reading sees its cells. The 5×5 frame then goes through
+    the same checks as any other.
+    """
+    from vision.holes import table_likeness
+
+    if location.size != 7 or location.tile_span is None:
+        return None
+    row0, row1, col0, col1 = location.tile_span
+    if max(row1 - row0, col1 - col0) > 6:
+        return None
+    likeness = table_likeness(image, location.homography, 7)
+    in_photo = []
+    for down in range(3):
+        for right in range(3):
+            five = shift_frame(location, down, right, size=5)
+            if not reaches_past_photo(five):
+                table_like = (
+                    0.0 if likeness is None else likeness[down : down + 5, right : right + 5].sum()
+                )
+                in_photo.append((float(table_like), down, right, five))
+    if not in_photo:
+        return None
+    five = min(in_photo, key=lambda window: window[:3])[3]
+    said = (
+        f"read as a 5×5 kingdom: its tiles span {col1 - col0}×{row1 - row0} cells (some out of"
+        " line), and a 7×7 frame round them would reach past the photo's edge; check the grid,"
+        " or give the size"
+    )
+    return dataclasses.replace(five, warnings=(*without_size_doubt(five.warnings), said))
 
 
 def _with_table_likeness(image: np.ndarray, location: BoardLocation) -> BoardLocation:

@@ -582,3 +582,40 @@ def test_a_checked_cloth_lined_up_with_the_seams_beyond_a_kingdom_is_no_cut_row(
     matches = _matches(scene, found.kingdoms)
     assert all(complete and error < 0.25 for complete, error in matches)
     assert len(found.kingdoms) == sum(kingdom.complete for kingdom in scene.kingdoms) == 3
+
+
+def test_a_seven_by_seven_frame_past_the_photo_round_six_cells_becomes_the_five_inside(aau_board):
+    """Tiles spanning six cells (a domino out of line) framed 7×7, the frame's spare row past
+    the photo's bottom edge: the 5×5 frame in the photo over the tiles (the least table-like
+    window) is the kingdom, said so; a frame round seven cells of tiles, or a 5×5, is not
+    changed."""
+    import dataclasses
+
+    from vision.find.location import location_from_corners
+    from vision.find.search import _five_in_photo, reaches_past_photo
+
+    photo = table("wood", 790, 1000, seed=4)
+    lay(photo, aau_board(4), 250, 250)  # 500 px: cells of 100 px, the kingdom at 250-750
+    corners = np.array([[150, 150], [850, 150], [850, 850], [150, 850]], float)
+    seven = location_from_corners(corners, 7, image_shape=photo.shape[:2], tile_span=(1, 6, 1, 7))
+    assert reaches_past_photo(seven)  # its last row's centres lie at y = 800
+    five = _five_in_photo(photo, seven)
+    assert five.size == 5 and not reaches_past_photo(five)
+    kingdom = np.array([[250, 250], [750, 250], [750, 750], [250, 750]], float)
+    np.testing.assert_allclose(five.corners, kingdom, atol=1e-6)
+    assert any(w.startswith("read as a 5×5 kingdom: its tiles span 6×5") for w in five.warnings)
+    assert _five_in_photo(photo, dataclasses.replace(seven, tile_span=(0, 7, 1, 7))) is None
+    assert _five_in_photo(photo, location_from_corners(kingdom, 5, tile_span=(0, 5, 0, 5))) is None
+
+
+def test_a_five_by_five_kingdom_with_a_domino_out_of_line_is_found():
+    """lab.synth camera scene 7690 (a development seed): one domino half a cell out of line
+    made the tiles span six cells, the 7×7 frame round them reached past the photo's edge, and
+    no kingdom was found. It is found as the 5×5 it is."""
+    from lab.evaluate_tables import corner_error
+    from lab.synth import make_hard_scene
+
+    scene = make_hard_scene(7690, camera=True)
+    location = find_board(scene.image)
+    assert location.size == scene.size == 5
+    assert corner_error(location.corners, scene.corners, scene.size) < 0.25
