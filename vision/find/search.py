@@ -664,23 +664,24 @@ def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocat
 
 
 def _five_in_photo(image: np.ndarray, location: BoardLocation) -> BoardLocation | None:
-    """For a 7×7 frame reaching past the photo round tiles that span six cells or fewer each
-    way, the 5×5 frame inside it that lies in the photo with the cells least like the table;
-    None when there is none.
+    """For a 7×7 frame reaching past the photo round tiles that span five cells or fewer one
+    way (no complete 7×7 kingdom), the 5×5 frame inside it that lies in the photo with the
+    cells least like the table; None when there is none.
 
     Dominoes drifting off the lattice (a tile half a cell out of line, rows not straight) make
     a 5×5 kingdom's tiles span six cells on the fitted lattice; the finder then frames it 7×7,
     centred, and the frame's spare ring can reach past a tilted photo's edge, so the kingdom
-    was not found at all (lab.synth camera scenes 7491, 7638, 7690). A 7×7 kingdom framed so
-    is refused anyway: past the edge no reading sees its cells. The 5×5 frame then goes through
-    the same checks as any other.
+    was not found at all (lab.synth camera scenes 7491, 7638, 7690). The span the frame keeps
+    is clipped to it, so the long way may read seven. A 7×7 frame past the edge is refused
+    anyway: no reading sees the cells there. The 5×5 frame goes through the same checks as any
+    other.
     """
     from vision.holes import table_likeness
 
     if location.size != 7 or location.tile_span is None:
         return None
     row0, row1, col0, col1 = location.tile_span
-    if max(row1 - row0, col1 - col0) > 6:
+    if min(row1 - row0, col1 - col0) > 5:  # tiles of a complete 7×7 kingdom, or more
         return None
     likeness = table_likeness(image, location.homography, 7)
     in_photo = []
