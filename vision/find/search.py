@@ -664,9 +664,9 @@ def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocat
 
 
 def _five_in_photo(image: np.ndarray, location: BoardLocation) -> BoardLocation | None:
-    """For a 7×7 frame reaching past the photo round tiles that span five cells or fewer one
-    way (no complete 7×7 kingdom), the 5×5 frame inside it that lies in the photo with the
-    cells least like the table; None when there is none.
+    """For a 7×7 frame reaching past the photo round tiles that span six cells or fewer each
+    way, or five or fewer one way (no complete 7×7 kingdom), the 5×5 frame inside it that lies
+    in the photo with the cells least like the table; None when there is none.
 
     Dominoes drifting off the lattice (a tile half a cell out of line, rows not straight) make
     a 5×5 kingdom's tiles span six cells on the fitted lattice; the finder then frames it 7×7,
@@ -681,8 +681,8 @@ def _five_in_photo(image: np.ndarray, location: BoardLocation) -> BoardLocation 
     if location.size != 7 or location.tile_span is None:
         return None
     row0, row1, col0, col1 = location.tile_span
-    if min(row1 - row0, col1 - col0) > 5:  # tiles of a complete 7×7 kingdom, or more
-        return None
+    if min(row1 - row0, col1 - col0) >= 6 and max(row1 - row0, col1 - col0) == 7:
+        return None  # most of a 7×7 kingdom's tiles
     likeness = table_likeness(image, location.homography, 7)
     in_photo = []
     for down in range(3):

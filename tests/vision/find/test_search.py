@@ -587,8 +587,8 @@ def test_a_checked_cloth_lined_up_with_the_seams_beyond_a_kingdom_is_no_cut_row(
 def test_a_seven_by_seven_frame_past_the_photo_round_six_cells_becomes_the_five_inside(aau_board):
     """Tiles spanning six cells (a domino out of line) framed 7×7, the frame's spare row past
     the photo's bottom edge: the 5×5 frame in the photo over the tiles (the least table-like
-    window) is the kingdom, said so; a frame round tiles six cells or more both ways, or a 5×5,
-    is not changed."""
+    window) is the kingdom, said so; a frame round tiles seven cells one way and six or more the
+    other, or a 5×5, is not changed."""
     import dataclasses
 
     from vision.find.location import location_from_corners
@@ -606,6 +606,7 @@ def test_a_seven_by_seven_frame_past_the_photo_round_six_cells_becomes_the_five_
     assert any(w.startswith("read as a 5×5 kingdom: its tiles span 6×5") for w in five.warnings)
     # Seven cells the long way (the span is clipped to the frame) but five the other: no 7×7.
     assert _five_in_photo(photo, dataclasses.replace(seven, tile_span=(0, 7, 1, 6))) is not None
+    assert _five_in_photo(photo, dataclasses.replace(seven, tile_span=(0, 6, 0, 6))) is not None
     assert _five_in_photo(photo, dataclasses.replace(seven, tile_span=(0, 7, 1, 7))) is None
     assert _five_in_photo(photo, location_from_corners(kingdom, 5, tile_span=(0, 5, 0, 5))) is None
 
