@@ -300,7 +300,7 @@ def _search_blobs(
                 cut.append((location, sentence))
                 continue
             if reaches_past_photo(location) and size is None:
-                location = _five_in_photo(image, location) or location
+                location = _five_inside(image, location, PAST_PHOTO) or location
             if reaches_past_photo(location):
                 errors.append(NoBoardFound(FRAME_PAST_EDGE))
                 continue
@@ -312,8 +312,20 @@ def _search_blobs(
             if size is None and not tiles_seen(
                 image, location.corners, location.size, FOUND_MIN_EDGE_SHARE, FOUND_MIN_CELL_SPREAD
             ):
-                errors.append(NoBoardFound(NOT_TILES))
-                continue
+                # Or a 5×5 kingdom framed 7×7, its rim mostly table (as past the photo's edge).
+                five = _five_inside(image, location, NO_TILES_ROUND)
+                if five is not None:
+                    five = _off_the_table(image, _with_table_likeness(image, five))
+                if (
+                    five is None
+                    or _mostly_table(five, size_given=False)
+                    or not tiles_seen(
+                        image, five.corners, 5, FOUND_MIN_EDGE_SHARE, FOUND_MIN_CELL_SPREAD
+                    )
+                ):
+                    errors.append(NoBoardFound(NOT_TILES))
+                    continue
+                location = five
             complete.append(location)
     return _Search(complete, cut, failed_blobs, errors[0] if errors else None)
 
@@ -663,18 +675,22 @@ def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocat
     return shift_frame(location, down, right, size=5)
 
 
-def _five_in_photo(image: np.ndarray, location: BoardLocation) -> BoardLocation | None:
-    """For a 7×7 frame reaching past the photo round tiles that span six cells or fewer each
-    way, or five or fewer one way (no complete 7×7 kingdom), the 5×5 frame inside it that lies
-    in the photo with the cells least like the table; None when there is none.
+PAST_PHOTO = "a 7×7 frame round them would reach past the photo's edge"
+NO_TILES_ROUND = "a 7×7 frame round them shows too few tile edges for a kingdom"
+
+
+def _five_inside(image: np.ndarray, location: BoardLocation, why: str) -> BoardLocation | None:
+    """For a 7×7 frame the finder refuses (``why``: it reaches past the photo, or its rim shows
+    no tiles) round tiles that span six cells or fewer each way, or five or fewer one way (no
+    complete 7×7 kingdom), the 5×5 frame inside it that lies in the photo with the cells least
+    like the table; None when there is none.
 
     Dominoes drifting off the lattice (a tile half a cell out of line, rows not straight) make
     a 5×5 kingdom's tiles span six cells on the fitted lattice; the finder then frames it 7×7,
-    centred, and the frame's spare ring can reach past a tilted photo's edge, so the kingdom
-    was not found at all (lab.synth camera scenes 7491, 7638, 7690). The span the frame keeps
-    is clipped to it, so the long way may read seven. A 7×7 frame past the edge is refused
-    anyway: no reading sees the cells there. The 5×5 frame goes through the same checks as any
-    other.
+    centred, and the frame's spare ring can reach past a tilted photo's edge (lab.synth camera
+    scenes 7491, 7638, 7690) or show too few tile edges to pass as a kingdom (7576), so the
+    kingdom was not found at all. The span the frame keeps is clipped to it, so the long way may
+    read seven. The 5×5 frame goes through the same checks as any other.
     """
     from vision.holes import table_likeness
 
@@ -698,8 +714,7 @@ def _five_in_photo(image: np.ndarray, location: BoardLocation) -> BoardLocation 
     five = min(in_photo, key=lambda window: window[:3])[3]
     said = (
         f"read as a 5×5 kingdom: its tiles span {col1 - col0}×{row1 - row0} cells (some out of"
-        " line), and a 7×7 frame round them would reach past the photo's edge; check the grid,"
-        " or give the size"
+        f" line), and {why}; check the grid, or give the size"
     )
     return dataclasses.replace(five, warnings=(*without_size_doubt(five.warnings), said))
 
