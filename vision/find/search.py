@@ -304,30 +304,35 @@ def _search_blobs(
             if reaches_past_photo(location):
                 errors.append(NoBoardFound(FRAME_PAST_EDGE))
                 continue
-            location = _off_the_table(image, _with_table_likeness(image, location))
-            if _mostly_table(location, size_given=size is not None):
-                errors.append(NoBoardFound(MOSTLY_TABLE))
-                continue
-            # A size given may frame a 5×5 kingdom 7×7: a ring of table, few edges.
-            if size is None and not tiles_seen(
-                image, location.corners, location.size, FOUND_MIN_EDGE_SHARE, FOUND_MIN_CELL_SPREAD
-            ):
+            location, why_not = _final_checks(image, location, size)
+            if why_not is NOT_TILES:
                 # Or a 5×5 kingdom framed 7×7, its rim mostly table (as past the photo's edge).
                 five = _five_inside(image, location, NO_TILES_ROUND)
                 if five is not None:
-                    five = _off_the_table(image, _with_table_likeness(image, five))
-                if (
-                    five is None
-                    or _mostly_table(five, size_given=False)
-                    or not tiles_seen(
-                        image, five.corners, 5, FOUND_MIN_EDGE_SHARE, FOUND_MIN_CELL_SPREAD
-                    )
-                ):
-                    errors.append(NoBoardFound(NOT_TILES))
-                    continue
-                location = five
+                    five, five_why_not = _final_checks(image, five, size)
+                    if five_why_not is None:
+                        location, why_not = five, None
+            if why_not is not None:
+                errors.append(NoBoardFound(why_not))
+                continue
             complete.append(location)
     return _Search(complete, cut, failed_blobs, errors[0] if errors else None)
+
+
+def _final_checks(
+    image: np.ndarray, location: BoardLocation, size: int | None
+) -> tuple[BoardLocation, str | None]:
+    """The frame after the last checks (moved off the table if a line of it is), and why it is
+    no kingdom: ``MOSTLY_TABLE``, ``NOT_TILES``, or None when it is one."""
+    location = _off_the_table(image, _with_table_likeness(image, location))
+    if _mostly_table(location, size_given=size is not None):
+        return location, MOSTLY_TABLE
+    # A size given may frame a 5×5 kingdom 7×7: a ring of table, few edges.
+    if size is None and not tiles_seen(
+        image, location.corners, location.size, FOUND_MIN_EDGE_SHARE, FOUND_MIN_CELL_SPREAD
+    ):
+        return location, NOT_TILES
+    return location, None
 
 
 def _again_by_texture(
