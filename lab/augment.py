@@ -154,16 +154,45 @@ def glare(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def sheen(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A window's or ceiling light's sheen over most of the glossy tile: light *added* to the
+    artwork, so light colours burn out to white while the darker strokes stay as grey marks.
+
+    Unlike ``glare`` (a lamp's small white spot), it covers half the cell or all of it. Most of
+    the held-out cell-crops v7 misreads are such cells: wheat burnt out to near-white, with only
+    its dark speckles left, read as the castle's white tile.
+    """
+    yy, xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32) / CROP
+    angle = rng.uniform(0, 2 * np.pi)
+    # A broad band whose edge crosses the cell somewhere: the shape a window's reflection takes.
+    edge = rng.uniform(0.05, 0.8)
+    across = np.cos(angle) * (xx - 0.5) + np.sin(angle) * (yy - 0.5)
+    alpha = 1.0 / (1.0 + np.exp(-(across + 0.5 - edge) / rng.uniform(0.04, 0.2)))
+    alpha *= 1.0 + 0.15 * cv2.GaussianBlur(
+        rng.normal(0, 1, (CROP, CROP)).astype(np.float32), (0, 0), CROP / 8
+    )  # gloss is never even
+    added = rng.uniform(70, 200) * np.clip(alpha, 0, 1.2)
+    out = crop.astype(np.float32) * rng.uniform(0.9, 1.15) + added[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def phone_effects(
-    crop: np.ndarray, rng: np.random.Generator, light_shifts: float = 0.0, glare_share: float = 0.0
+    crop: np.ndarray,
+    rng: np.random.Generator,
+    light_shifts: float = 0.0,
+    glare_share: float = 0.0,
+    sheen_share: float = 0.0,
 ) -> np.ndarray:
     """All of the above at random; ``light_shifts`` is the share of crops given a warm or cold
-    light first (0 trains as the v3 model did), ``glare_share`` the share given a reflection."""
+    light first (0 trains as the v3 model did), ``glare_share`` the share given a lamp's
+    reflection, ``sheen_share`` the share given a broad sheen (drawn after the glare's share)."""
     crop = random_symmetry(crop, rng)
     if light_shifts and rng.random() < light_shifts:
         crop = warm_or_cold_light(crop, rng)
     if glare_share and rng.random() < glare_share:
         crop = glare(crop, rng)
+    elif sheen_share and rng.random() < sheen_share:
+        crop = sheen(crop, rng)
     if rng.random() < 0.8:
         crop = colour_cast(crop, rng)
     if rng.random() < 0.3:

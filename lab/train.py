@@ -78,6 +78,9 @@ class Recipe:
     highest the figure rises over the cell behind it, in cells. ``hidden_crowns_cover``: a cell
     behind the figure covered more than this share has its crown count trained towards "no
     idea" (as a blurred cell's), since what is under the figure cannot be seen.
+    ``sheen_share``: share of crops (of those not given a lamp's glare) given a window's broad
+    sheen that burns light colours out (``lab.augment.sheen``). ``lake_repeats``: cell-crops'
+    lake tiles are drawn this many extra times per epoch (plain dark lakes were read as holes).
     """
 
     light_shifts: float = 0.5
@@ -89,6 +92,8 @@ class Recipe:
     scene_cells: int = 3000
     scenes: int = 160
     scene_holes: str = "all"
+    sheen_share: float = 0.0
+    lake_repeats: int = 0
 
     def __post_init__(self) -> None:
         if self.scene_holes not in SCENE_HOLES:
@@ -113,6 +118,8 @@ RECIPE_HELP = {
         "which of the photos' holes are trained as empty: all, none, unlike_lake (all but "
         "those coloured like lake tiles)"
     ),
+    "sheen_share": "share of training crops (not glared) given a window's broad sheen",
+    "lake_repeats": "extra draws per epoch of the cell-crops' lake tiles",
 }
 
 
@@ -258,7 +265,7 @@ def sample_epoch(
     images, terrains, crowns = [], [], []
 
     def effects(cell: np.ndarray) -> np.ndarray:
-        return phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share)
+        return phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share, recipe.sheen_share)
 
     for repeat in range(board_repeats + RARE_EXTRA_REPEATS):
         for board, scaled in zip(data.boards, data.scaled_boards, strict=True):
@@ -274,10 +281,12 @@ def sample_epoch(
                     terrains.append(board.terrain[r, c])
                     crowns.append(board.crowns[r, c])
     for crop, scaled in zip(data.crops, data.scaled_crops, strict=True):
-        cell = jittered_cell(scaled, (0, 0, CROP, CROP), rng)
-        images.append(effects(cell))
-        terrains.append(crop.terrain)
-        crowns.append(crop.crowns)
+        draws = 1 + (recipe.lake_repeats if crop.terrain == LAKE else 0)
+        for _ in range(draws):
+            cell = jittered_cell(scaled, (0, 0, CROP, CROP), rng)
+            images.append(effects(cell))
+            terrains.append(crop.terrain)
+            crowns.append(crop.crowns)
     scenes = data.scene_cells
     if scenes is not None and len(scenes) and recipe.scene_cells:
         # Already through a photo's light, blur and compression: only turned, not changed again.

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from lab.augment import REFERENCE_KELVIN, glare, light_gains, phone_effects, shift_light
+from lab.augment import (
+    REFERENCE_KELVIN,
+    glare,
+    light_gains,
+    phone_effects,
+    sheen,
+    shift_light,
+)
 
 
 def test_daylight_changes_nothing_and_warm_light_is_red_cold_light_blue():
@@ -66,6 +73,49 @@ def test_glare_share_is_how_often_phone_effects_add_a_reflection():
     def bright_share(glare_share: float) -> float:
         rng = np.random.default_rng(5)
         out = [phone_effects(crop, rng, glare_share=glare_share) for _ in range(200)]
+        return float(np.mean([o.max() > 120 for o in out]))
+
+    assert bright_share(0.0) < 0.05
+    assert bright_share(1.0) > 0.9
+
+
+def _wheat_with_speckles() -> np.ndarray:
+    """A wheat-yellow tile (BGR) with a dark speckle every 8 px, as crops of the plain wheat."""
+    crop = np.zeros((64, 64, 3), np.uint8)
+    crop[:] = (60, 190, 220)
+    crop[4::8, 4::8] = (30, 50, 60)
+    return crop
+
+
+def test_sheen_burns_light_colours_out_and_keeps_the_dark_strokes():
+    rng = np.random.default_rng(7)
+    crop = _wheat_with_speckles()
+    speckles = np.zeros((64, 64), bool)
+    speckles[4::8, 4::8] = True
+    burnt_shares, speckle_levels = [], []
+    for _ in range(40):
+        out = sheen(crop, rng)
+        assert out.shape == crop.shape and out.dtype == np.uint8
+        assert out.astype(int).sum() > crop.astype(int).sum()  # light is only ever added
+        burnt = out.min(axis=2) > 230  # near-white: even yellow's blue channel lifted
+        burnt_shares.append(burnt.mean())
+        beside_burnt = speckles & np.roll(burnt, 1, axis=0)
+        if beside_burnt.any():
+            speckle_levels.append(out[beside_burnt].min(axis=1).mean())
+    # Some sheens burn part of the tile out to white (the rest wash it paler), few all of it ...
+    assert np.mean(np.array(burnt_shares) > 0.05) > 0.15
+    assert np.mean(np.array(burnt_shares) > 0.98) < 0.1
+    # ... and next to the burnt-out parts the speckles still show as grey marks.
+    assert max(speckle_levels) < 230
+    assert np.array_equal(crop, _wheat_with_speckles())  # the input is untouched
+
+
+def test_sheen_share_is_how_often_phone_effects_burn_a_crop_out():
+    crop = np.full((64, 64, 3), 40, np.uint8)
+
+    def bright_share(sheen_share: float) -> float:
+        rng = np.random.default_rng(6)
+        out = [phone_effects(crop, rng, sheen_share=sheen_share) for _ in range(200)]
         return float(np.mean([o.max() > 120 for o in out]))
 
     assert bright_share(0.0) < 0.05

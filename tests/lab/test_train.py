@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from lab.data import LabelledBoard, LabelledCrop
-from lab.train import CASTLE, EMPTY, Recipe, make_training_set, sample_epoch
+from lab.train import CASTLE, EMPTY, LAKE, Recipe, make_training_set, sample_epoch
 from vision.cells import CROP
 
 
@@ -106,7 +108,7 @@ def test_glare_share_washes_out_that_share_of_training_crops(monkeypatch):
     assert white_crops(1.0) == 1.0
 
 
-def _marking_phone_effects(crop, rng, light_shifts=0.0, glare_share=0.0):
+def _marking_phone_effects(crop, rng, light_shifts=0.0, glare_share=0.0, sheen_share=0.0):
     """``phone_effects`` reduced to its glare decision: a glared crop comes back all white."""
     if glare_share and rng.random() < glare_share:
         return np.full_like(crop, 255)
@@ -251,3 +253,16 @@ def test_each_fold_trains_on_photos_of_its_own_training_kingdoms_only(monkeypatc
     # A second run finds the photos rendered by the first.
     train.cross_validate(boards, crops, 4, 1, log=lambda *_: None)
     assert len(shown) == 4
+
+
+def test_lake_repeats_draw_the_cell_crops_lakes_that_many_extra_times():
+    data = _tiny_training_set()
+    lakes = sum(crop.terrain == LAKE for crop in data.crops)
+    assert lakes >= 1
+
+    def lake_cells(repeats: int) -> int:
+        recipe = dataclasses.replace(Recipe(0, 0, 0, 0, scene_cells=0), lake_repeats=repeats)
+        _, terrains, _ = sample_epoch(data, np.random.default_rng(8), 0, recipe=recipe)
+        return int(np.sum(terrains == LAKE))
+
+    assert lake_cells(2) - lake_cells(0) == 2 * lakes
