@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from lab.augment import (
     REFERENCE_KELVIN,
@@ -67,12 +68,13 @@ def test_glare_washes_part_of_a_crop_out_towards_white():
     assert np.array_equal(crop, np.full((64, 64, 3), 60, np.uint8))  # the input is untouched
 
 
-def test_glare_share_is_how_often_phone_effects_add_a_reflection():
+@pytest.mark.parametrize("share", ["glare_share", "sheen_share"])
+def test_each_reflection_share_is_how_often_phone_effects_add_that_reflection(share):
     crop = np.full((64, 64, 3), 40, np.uint8)
 
-    def bright_share(glare_share: float) -> float:
+    def bright_share(value: float) -> float:
         rng = np.random.default_rng(5)
-        out = [phone_effects(crop, rng, glare_share=glare_share) for _ in range(200)]
+        out = [phone_effects(crop, rng, **{share: value}) for _ in range(200)]
         return float(np.mean([o.max() > 120 for o in out]))
 
     assert bright_share(0.0) < 0.05
@@ -108,15 +110,3 @@ def test_sheen_burns_light_colours_out_and_keeps_the_dark_strokes():
     # ... and next to the burnt-out parts the speckles still show as grey marks.
     assert max(speckle_levels) < 230
     assert np.array_equal(crop, _wheat_with_speckles())  # the input is untouched
-
-
-def test_sheen_share_is_how_often_phone_effects_burn_a_crop_out():
-    crop = np.full((64, 64, 3), 40, np.uint8)
-
-    def bright_share(sheen_share: float) -> float:
-        rng = np.random.default_rng(6)
-        out = [phone_effects(crop, rng, sheen_share=sheen_share) for _ in range(200)]
-        return float(np.mean([o.max() > 120 for o in out]))
-
-    assert bright_share(0.0) < 0.05
-    assert bright_share(1.0) > 0.9
