@@ -366,20 +366,18 @@ def train_network(data: TrainingSet, epochs: int, seed: int, log=print, recipe: 
     rng = np.random.default_rng(seed)
     net = build_network()
     n_empty = 600
-    rare = sum(int(np.sum((b.crowns >= 2) | (b.terrain == EMPTY))) for b in data.boards)
-    cells = sum(b.terrain.size for b in data.boards)
-    per_epoch = 3 * cells + RARE_EXTRA_REPEATS * rare + len(data.crops) + n_empty
-    per_epoch += 2 * recipe.figure_crops
-    if data.scene_cells is not None and len(data.scene_cells):
-        per_epoch += recipe.scene_cells
     batch = 64
-    steps = epochs * ((per_epoch + batch - 1) // batch)
+    # Every epoch has the same size; the schedule's length is taken from the first one drawn.
+    epoch = sample_epoch(data, rng, n_empty, recipe=recipe)
+    steps = epochs * ((len(epoch[0]) + batch - 1) // batch)
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
-    for epoch in range(epochs):
+    for k in range(epochs):
         started = time.perf_counter()
-        images, terrains, crowns = sample_epoch(data, rng, n_empty, recipe=recipe)
+        if k:
+            epoch = sample_epoch(data, rng, n_empty, recipe=recipe)
+        images, terrains, crowns = epoch
         order = rng.permutation(len(images))
         x_all = torch.from_numpy(images.transpose(0, 3, 1, 2).copy()).float().div_(255.0)
         t_all = torch.from_numpy(terrains).long()
@@ -402,7 +400,7 @@ def train_network(data: TrainingSet, epochs: int, seed: int, log=print, recipe: 
             total += float(loss.detach()) * len(idx)
             correct += int((terrain_logits.argmax(1) == t_all[idx]).sum())
         log(
-            f"  epoch {epoch + 1}/{epochs}: loss {total / len(order):.3f}, "
+            f"  epoch {k + 1}/{epochs}: loss {total / len(order):.3f}, "
             f"train terrain acc {correct / len(order):.3f}, {time.perf_counter() - started:.0f} s"
         )
     net.eval()
