@@ -1,8 +1,6 @@
-"""What a training recipe adds to an epoch (lab.train.sample_epoch); no torch needed."""
+"""What a training recipe adds to an epoch (lab.train.sample_epoch); the last test needs torch."""
 
 from __future__ import annotations
-
-import dataclasses
 
 import numpy as np
 import pytest
@@ -261,7 +259,7 @@ def test_lake_repeats_draw_the_cell_crops_lakes_that_many_extra_times():
     assert lakes >= 1
 
     def lake_cells(repeats: int) -> int:
-        recipe = dataclasses.replace(Recipe(0, 0, 0, 0, scene_cells=0), lake_repeats=repeats)
+        recipe = Recipe(0, 0, 0, 0, scene_cells=0, lake_repeats=repeats)
         _, terrains, _ = sample_epoch(data, np.random.default_rng(8), 0, recipe=recipe)
         return int(np.sum(terrains == LAKE))
 
@@ -274,6 +272,6 @@ def test_training_runs_its_schedule_to_the_end_whatever_the_recipe_adds():
     pytest.importorskip("torch")
     from lab.train import train_network
 
-    recipe = dataclasses.replace(Recipe(0, 0, 0, 0, scene_cells=0), lake_repeats=40)
+    recipe = Recipe(0, 0, 0, 0, scene_cells=0, lake_repeats=40)
     net = train_network(_tiny_training_set(), 2, seed=1, log=lambda line: None, recipe=recipe)
     assert not net.training
