@@ -81,6 +81,9 @@ class Recipe:
     ``sheen_share``: share of crops (of those not given a lamp's glare) given a window's broad
     sheen that burns light colours out (``lab.augment.sheen``). ``lake_repeats``: cell-crops'
     lake tiles are drawn this many extra times per epoch (plain dark lakes were read as holes).
+    ``castle_neighbour_repeats``: the aau boards' cells beside the castle (where a real 3D
+    figure's top covers them: every aau board the model misreads is wrong there) are drawn this
+    many extra times per epoch; the synthetic figure of ``figure_crops`` is not the real one.
     """
 
     light_shifts: float = 0.5
@@ -94,6 +97,7 @@ class Recipe:
     scene_holes: str = "all"
     sheen_share: float = 0.0
     lake_repeats: int = 0
+    castle_neighbour_repeats: int = 0
 
     def __post_init__(self) -> None:
         if self.scene_holes not in SCENE_HOLES:
@@ -120,6 +124,7 @@ RECIPE_HELP = {
     ),
     "sheen_share": "share of training crops (not glared) given a window's broad sheen",
     "lake_repeats": "extra draws per epoch of the cell-crops' lake tiles",
+    "castle_neighbour_repeats": "extra draws per epoch of the aau boards' cells beside the castle",
 }
 
 
@@ -280,6 +285,15 @@ def sample_epoch(
                     images.append(effects(cell))
                     terrains.append(board.terrain[r, c])
                     crowns.append(board.crowns[r, c])
+    for board, scaled in zip(data.boards, data.scaled_boards, strict=True):
+        if not recipe.castle_neighbour_repeats:
+            break  # nothing drawn, so the random stream of earlier recipes stays the same
+        for r, c in _beside_castle(board.terrain):
+            for _ in range(recipe.castle_neighbour_repeats):
+                cell = jittered_cell(scaled, (c * CROP, r * CROP, CROP, CROP), rng)
+                images.append(effects(cell))
+                terrains.append(board.terrain[r, c])
+                crowns.append(board.crowns[r, c])
     for crop, scaled in zip(data.crops, data.scaled_crops, strict=True):
         draws = 1 + (recipe.lake_repeats if crop.terrain == LAKE else 0)
         for _ in range(draws):
@@ -312,6 +326,17 @@ def sample_epoch(
         images[i] = cv2.GaussianBlur(images[i], (0, 0), rng.uniform(3.5, 9.0))
         crowns[i] = UNKNOWN_CROWNS
     return np.stack(images), np.array(terrains), crowns
+
+
+def _beside_castle(terrain: np.ndarray) -> list[tuple[int, int]]:
+    """The cells 4-adjacent to the castle of a labelled board."""
+    size = terrain.shape[0]
+    cells = []
+    for r, c in np.argwhere(terrain == CASTLE):
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= nr < size and 0 <= nc < size:
+                cells.append((int(nr), int(nc)))
+    return cells
 
 
 def build_network():

@@ -275,3 +275,21 @@ def test_training_runs_its_schedule_to_the_end_whatever_the_recipe_adds():
     recipe = Recipe(0, 0, 0, 0, scene_cells=0, lake_repeats=40)
     net = train_network(_tiny_training_set(), 2, seed=1, log=lambda line: None, recipe=recipe)
     assert not net.training
+
+
+def test_castle_neighbour_repeats_draw_the_cells_beside_the_castle_that_many_extra_times():
+    data = _tiny_training_set()  # one board, its castle in the middle: four cells beside it
+    beside = [(1, 2), (3, 2), (2, 1), (2, 3)]
+    board = data.boards[0]
+
+    def epoch(repeats: int) -> tuple[np.ndarray, np.ndarray]:
+        recipe = Recipe(0, 0, 0, 0, scene_cells=0, castle_neighbour_repeats=repeats)
+        _, terrains, crowns = sample_epoch(data, np.random.default_rng(8), 0, recipe=recipe)
+        return terrains, crowns
+
+    plain, _ = epoch(0)
+    more, _ = epoch(3)
+    assert len(more) - len(plain) == 3 * len(beside)
+    for terrain in range(6):
+        extra = 3 * sum(board.terrain[cell] == terrain for cell in beside)
+        assert np.sum(more == terrain) - np.sum(plain == terrain) == extra
