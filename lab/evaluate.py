@@ -183,10 +183,12 @@ def compare_decoding(
 
 def under_other_light(boards, oof, folds_dir: Path, kelvin: int, crown_weights) -> tuple:
     """Held-out probabilities for the aau boards lit by ``kelvin`` light (full change, no white
-    balance), each read by the fold model that never saw its kingdom, as ``classify_cells``
-    reads (second look included). Returns (terrain probs, crown probs), (B, 5, 5, ·)."""
+    balance), each read by the fold model that never saw its kingdom as the product reads
+    (``classify_cells``, second look included, then ``read_far_halves``). Returns (terrain
+    probs, crown probs), (B, 5, 5, ·)."""
     from lab.augment import shift_light
     from lab.train import _info
+    from vision.castle import read_far_halves
     from vision.cells import classify_cells
     from vision.model import CellModel
 
@@ -198,7 +200,31 @@ def under_other_light(boards, oof, folds_dir: Path, kelvin: int, crown_weights) 
             onnx = (folds_dir / f"fold_{fold}.onnx").read_bytes()
             models[fold] = CellModel(onnx, _info(0.5, crown_weights))
         board = by_name[str(name)]
-        readings = classify_cells(shift_light(board.image, kelvin), 5, model=models[fold])
+        shifted = shift_light(board.image, kelvin)
+        readings = read_far_halves(
+            shifted, classify_cells(shifted, 5, model=models[fold]), models[fold]
+        )
+        terrain.append(readings.terrain_probs)
+        crowns.append(readings.crown_probs)
+    return np.stack(terrain), np.stack(crowns)
+
+
+def with_far_halves(boards, oof, folds_dir: Path) -> tuple:
+    """The held-out probabilities with the cells beside a castle figure read from their far
+    half (``vision.castle.read_far_halves``) by the fold model that never saw the kingdom, as
+    the product reads them. Returns (terrain probs, crown probs), (B, 5, 5, ·)."""
+    from lab.train import _info
+    from vision.castle import read_far_halves
+    from vision.model import CellModel
+
+    models = {}
+    by_name = {b.name: b for b in boards}
+    terrain, crowns = [], []
+    for i, (name, fold) in enumerate(zip(oof.board_names, oof.board_folds, strict=True)):
+        if fold not in models:
+            models[fold] = CellModel((folds_dir / f"fold_{fold}.onnx").read_bytes(), _info(0.5))
+        readings = CellReadings(oof.board_terrain_probs[i], oof.board_crown_probs[i], 0.5)
+        readings = read_far_halves(by_name[str(name)].image, readings, model=models[fold])
         terrain.append(readings.terrain_probs)
         crowns.append(readings.crown_probs)
     return np.stack(terrain), np.stack(crowns)
@@ -581,6 +607,13 @@ def main(argv: list[str] | None = None) -> dict:
         compare_decoding(*seven_by_seven(oof), "7×7 kingdoms of held-out aau cells")
         folds_dir = args.oof.parent / "folds" if args.oof else None
         if folds_dir is not None and (folds_dir / "fold_0.onnx").exists():
+            figures["far_halves"] = compare_decoding(
+                oof.board_names,
+                oof.board_terrain,
+                oof.board_crowns,
+                *with_far_halves(boards, oof, folds_dir),
+                "aau-boards held out, the cells beside the castle figure read from their far half",
+            )
             for kelvin in (3000, 6500):
                 shifted_t, shifted_c = under_other_light(
                     boards, oof, folds_dir, kelvin, crown_weights

@@ -14,6 +14,13 @@ also evidence for the cell it stands on: ``credit_leaning_figure`` adds a share 
 enough that the base wins when it looks castle-like too, too little to move the castle onto a
 cell with no castle of its own.
 
+Where the top covers a neighbour, that neighbour's terrain is read again from its far half
+alone (``read_far_halves``): the half away from the figure, mirrored into a whole cell. The
+figure's towers are drawn in the castle's colours, so the whole cell reads as castle, lake or
+grassland; its far half shows the tile's own ground. The start tile is read the same way (its
+half away from the neighbour), since without a camera which of the two the figure stands on is
+not known. Crowns stay as the whole cell reads them: half a cell cannot count them.
+
 Camera: principal point at the photo's centre; the focal length from the homography itself
 (the table's two axes are perpendicular and equally long), or, when the view is too straight
 on to tell, a phone's usual wide lens. A straightened image (no photo geometry) is left alone.
@@ -27,7 +34,7 @@ import numpy as np
 
 from scoring.board import Terrain
 from scoring.words import where
-from vision.cells import CellReadings
+from vision.cells import CROP, CellReadings, cut_cells
 from vision.find import BoardLocation
 from vision.labels import TERRAINS
 
@@ -53,6 +60,7 @@ LEAN_CREDIT = 0.5
 MIN_OWN = 0.05
 
 _CASTLE = TERRAINS.index(Terrain.CASTLE)
+_NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,3 +205,58 @@ def behind_figure_warnings(readings: CellReadings, tops: np.ndarray | None) -> t
         for r, c in behind_figure(readings, tops)
         if readings.uncertain[r, c]
     )
+
+
+def figure_pairs(readings: CellReadings) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """(castle, neighbour) for each 4-neighbour of the most castle-like cell that reads
+    castle-like itself (``MIN_OWN``): where a figure stands, it and the cell its top covers.
+
+    Needs no camera: a plain tile beside a castle reads far below ``MIN_OWN`` as castle
+    (a figure's top over it does not), so this works on straightened images too.
+    """
+    castle = readings.terrain_probs[..., _CASTLE]
+    n = readings.size
+    r, c = (int(i) for i in np.unravel_index(int(castle.argmax()), castle.shape))
+    pairs = []
+    for dr, dc in _NEIGHBOURS:
+        nr, nc = r + dr, c + dc
+        if 0 <= nr < n and 0 <= nc < n and castle[nr, nc] >= MIN_OWN:
+            pairs.append(((r, c), (nr, nc)))
+    return pairs
+
+
+def far_half(crop: np.ndarray, neighbour_at: tuple[int, int]) -> np.ndarray:
+    """The half of a (CROP, CROP, 3) cell crop away from its neighbour, which lies in direction
+    ``neighbour_at`` (dr, dc), mirrored into a whole (CROP, CROP, 3) cell."""
+    if crop.shape != (CROP, CROP, 3):
+        raise ValueError(f"crop must be ({CROP}, {CROP}, 3), got {crop.shape}")
+    # Turned (anticlockwise) until the neighbour's side is at the top; its bottom half is kept.
+    turns = {(-1, 0): 0, (0, 1): 1, (1, 0): 2, (0, -1): 3}[neighbour_at]
+    turned = np.rot90(crop, turns)
+    half = turned[CROP // 2 :]
+    return np.ascontiguousarray(np.concatenate([half[::-1], half]))
+
+
+def read_far_halves(board_image: np.ndarray, readings: CellReadings, model=None) -> CellReadings:
+    """The readings with the terrain of both cells of each ``figure_pairs`` pair read from its
+    far half (``far_half``, four turns averaged) by ``model`` (the packaged one when None)."""
+    pairs = figure_pairs(readings)
+    if not pairs:
+        return readings
+    from vision.model import load_model
+
+    model = model or load_model()
+    crops = cut_cells(board_image, readings.size)
+    halves, cells = [], []
+    for castle, neighbour in pairs:
+        for cell, other in ((neighbour, castle), (castle, neighbour)):
+            if cell in cells:
+                continue
+            towards = (other[0] - cell[0], other[1] - cell[1])
+            halves.append(far_half(crops[cell[0] * readings.size + cell[1]], towards))
+            cells.append(cell)
+    terrain_probs, _ = model.predict(np.stack(halves), all_turns=True)
+    terrain = readings.terrain_probs.copy()
+    for cell, probs in zip(cells, terrain_probs, strict=True):
+        terrain[cell] = probs
+    return dataclasses.replace(readings, terrain_probs=terrain)

@@ -21,7 +21,12 @@ import cv2
 import numpy as np
 
 from scoring.board import SIZES, Board
-from vision.castle import behind_figure_warnings, credit_leaning_figure, figure_tops
+from vision.castle import (
+    behind_figure_warnings,
+    credit_leaning_figure,
+    figure_tops,
+    read_far_halves,
+)
 from vision.cells import CellReadings, read_board_image
 from vision.cells import decode_together as decode_cells_together
 from vision.corners import check_corners
@@ -255,13 +260,14 @@ def _over_left_out_tiles(
 def _read_cells(
     image: np.ndarray, board_image: np.ndarray, location: BoardLocation | None, size: int | None
 ) -> CellReadings:
-    """The cells of ``board_image``, with the holes judged against the photo's table and the
-    castle figure's lean taken from the photo's geometry (``vision.castle``).
+    """The cells of ``board_image``, the cells a castle figure covers read from their far half,
+    the holes judged against the photo's table and the castle figure's lean taken from the
+    photo's geometry (``vision.castle``).
 
     Both are applied before anything asks for the board, so that the joint decoding (which
     places the castle) runs once, on the final probabilities.
     """
-    cells = read_board_image(board_image, size)
+    cells = read_far_halves(board_image, read_board_image(board_image, size))
     if location is not None and not location.straightened:
         # A cell that looks like this photo's table around the kingdom is likely a hole.
         likeness = location.table_likeness  # measured by the finder for this frame

@@ -12,9 +12,12 @@ from vision.castle import (
     behind_figure_warnings,
     camera_of,
     credit_leaning_figure,
+    far_half,
+    figure_pairs,
     figure_tops,
+    read_far_halves,
 )
-from vision.cells import CellReadings
+from vision.cells import CROP, CellReadings
 from vision.find import BoardLocation
 from vision.labels import CROWN_CLASSES, TERRAINS, terrain_index
 
@@ -173,3 +176,59 @@ def test_a_photo_says_which_cell_its_castle_figure_hides(shared_dir):
         (y, x) for y, x in neighbours if 0 <= y < 5 and 0 <= x < 5 and reading.cells.uncertain[y, x]
     ]
     assert any(f"row {y + 1}, column {x + 1}" in named[0] for y, x in flagged)
+
+
+@pytest.mark.parametrize("neighbour_at", [(-1, 0), (0, 1), (1, 0), (0, -1)])
+def test_the_far_half_is_the_half_away_from_the_neighbour(neighbour_at):
+    crop = np.zeros((CROP, CROP, 3), np.uint8)
+    near = {
+        (-1, 0): np.s_[: CROP // 2],
+        (1, 0): np.s_[CROP // 2 :],
+        (0, -1): np.s_[:, : CROP // 2],
+        (0, 1): np.s_[:, CROP // 2 :],
+    }[neighbour_at]
+    crop[near] = 255  # the figure's side white, the far side black
+    half = far_half(crop, neighbour_at)
+    assert half.shape == crop.shape and half.max() == 0
+    crop[..., 0] = np.arange(CROP)[:, None] * 2  # a gradient keeps its values, mirrored
+    assert set(np.unique(far_half(crop, neighbour_at)[..., 0])) <= set(np.unique(crop[..., 0]))
+
+
+def test_the_figure_pairs_are_the_castle_and_its_castle_like_neighbours():
+    assert figure_pairs(readings({(2, 3): 0.95, (1, 3): 0.3})) == [((2, 3), (1, 3))]
+    # The top over the neighbour may read more castle-like than the base: both are paired.
+    assert figure_pairs(readings({(2, 3): 0.6, (1, 3): 0.9})) == [((1, 3), (2, 3))]
+    # A bare start tile: its neighbours read plain, nothing to re-read.
+    assert figure_pairs(readings({(2, 3): 0.95, (1, 3): 0.01})) == []
+
+
+class _ByBrightness:
+    """A stand-in model: a dark crop reads forest, a light one castle; crowns always one."""
+
+    def predict(self, crops, all_turns=False):
+        light = crops.reshape(len(crops), -1).mean(axis=1) > 127
+        terrain = np.zeros((len(crops), len(TERRAINS)))
+        terrain[light, CASTLE] = 1.0
+        terrain[~light, FOREST] = 1.0
+        crowns = np.zeros((len(crops), CROWN_CLASSES))
+        crowns[:, 1] = 1.0
+        return terrain, crowns
+
+
+def test_a_cell_under_the_figures_top_reads_its_far_half():
+    # A dark (forest) board; the figure stands on (2, 3), white, its top over the near half of
+    # (1, 3). Read whole, (1, 3) is castle-like; its far half (the top) is forest.
+    image = np.zeros((5 * CROP, 5 * CROP, 3), np.uint8)
+    image[2 * CROP : 3 * CROP, 3 * CROP : 4 * CROP] = 255
+    image[CROP + CROP // 2 : 2 * CROP, 3 * CROP : 4 * CROP] = 255
+    before = readings({(2, 3): 0.9, (1, 3): 0.7})
+    after = read_far_halves(image, before, model=_ByBrightness())
+    assert after.terrain_probs[1, 3, FOREST] == 1.0
+    assert after.terrain_probs[2, 3, CASTLE] == 1.0  # the start tile's far half: the figure
+    # Only the pair is read again, and crowns stay as the whole cell read them.
+    changed = np.any(after.terrain_probs != before.terrain_probs, axis=-1)
+    assert set(zip(*np.nonzero(changed), strict=True)) <= {(1, 3), (2, 3)}
+    assert np.array_equal(after.crown_probs, before.crown_probs)
+    # No castle-like neighbour: the readings come back as they were, the model not asked.
+    bare = readings({(2, 3): 0.9})
+    assert read_far_halves(image, bare, model=None) is bare
