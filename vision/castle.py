@@ -175,11 +175,19 @@ def credit_leaning_figure(readings: CellReadings, tops: np.ndarray | None) -> Ce
 def behind_figure(readings: CellReadings, tops: np.ndarray | None) -> list[tuple[int, int]]:
     """The cells the castle figure's top covers in this photo: the neighbours of the board's
     castle that its top falls in (``figure_tops``) and that read castle-like themselves
-    (``MIN_OWN``: a figure stands there; a bare start tile casts nothing)."""
+    (``MIN_OWN``: a figure stands there; a bare start tile casts nothing), or that were read
+    from their far half for it (``read_far_halves``: they read castle-like before). Without a
+    camera (``tops`` None: a straightened image), which way the figure leans is not known: the
+    cells of ``figure_pairs`` and of ``far_half_cells`` other than the board's castle."""
     if tops is None:
-        return []
+        paired = {cell for pair in figure_pairs(readings) for cell in pair}
+        return sorted((paired | set(readings.far_half_cells)) - {readings.board.castle})
     castle = readings.terrain_probs[..., _CASTLE]
-    return [cell for cell in _covered(tops, *readings.board.castle) if castle[cell] >= MIN_OWN]
+    return [
+        cell
+        for cell in _covered(tops, *readings.board.castle)
+        if castle[cell] >= MIN_OWN or cell in readings.far_half_cells
+    ]
 
 
 def _covered(tops: np.ndarray, r: int, c: int) -> list[tuple[int, int]]:
@@ -239,7 +247,8 @@ def far_half(crop: np.ndarray, neighbour_at: tuple[int, int]) -> np.ndarray:
 
 def read_far_halves(board_image: np.ndarray, readings: CellReadings, model=None) -> CellReadings:
     """The readings with the terrain of both cells of each ``figure_pairs`` pair read from its
-    far half (``far_half``, four turns averaged) by ``model`` (the packaged one when None)."""
+    far half (``far_half``, four turns averaged) by ``model`` (the packaged one when None);
+    ``far_half_cells`` names them."""
     pairs = figure_pairs(readings)
     if not pairs:
         return readings
@@ -259,4 +268,4 @@ def read_far_halves(board_image: np.ndarray, readings: CellReadings, model=None)
     terrain = readings.terrain_probs.copy()
     for cell, probs in zip(cells, terrain_probs, strict=True):
         terrain[cell] = probs
-    return dataclasses.replace(readings, terrain_probs=terrain)
+    return dataclasses.replace(readings, terrain_probs=terrain, far_half_cells=tuple(cells))

@@ -93,6 +93,9 @@ class CellReadings:
     # This kingdom's decoding together with the other kingdoms of its game (``decode_together``);
     # None decodes it alone.
     game_decoding: Decoded | None = None
+    # The cells read again from their far half, beside a castle figure
+    # (``vision.castle.read_far_halves``): a figure stands there, whatever they read now.
+    far_half_cells: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         size = self.terrain_probs.shape[0]

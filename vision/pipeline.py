@@ -182,9 +182,9 @@ def _read_at(
             if moved is not location:
                 location, board_image = moved, straighten(image, moved)
                 cells = _read_cells(image, board_image, location, size)
-        if location is not None and not location.straightened:
-            # Say why the cell behind the figure is flagged: what hides it is not on the tile.
-            warnings = (*warnings, *behind_figure_warnings(cells, figure_tops(location)))
+        # Say why the cell behind the figure is flagged: what hides it is not on the tile.
+        tops = figure_tops(location) if location is not None else None
+        warnings = (*warnings, *behind_figure_warnings(cells, tops))
         if location is not None and location.tile_span is not None:
             # A frame the finder chose (not the caller's corners) with a side of table.
             warnings = (*warnings, *open_side_warnings(cells.board))
