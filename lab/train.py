@@ -58,8 +58,10 @@ RARE_EXTRA_REPEATS = 4
 @dataclass(frozen=True)
 class Recipe:
     """What a training run adds beyond the labelled cells; ``Recipe()`` is the shipped model's
-    (v7), ``Recipe(scene_cells=0)`` v6's, ``Recipe(glare_share=0, scene_cells=0)`` v5's (with
-    10 epochs), ``Recipe(0, 0, 0, 0, scene_cells=0)`` v3's.
+    (v8, trained with ``--seed 20261202``); ``Recipe(lake_repeats=0, castle_neighbour_repeats=0)``
+    v7's (seed 20261129); that with ``scene_cells=0`` v6's, and with ``glare_share=0`` too v5's
+    (10 epochs); ``Recipe(0, 0, 0, 0, scene_cells=0, lake_repeats=0,
+    castle_neighbour_repeats=0)`` v3's.
 
     ``scene_cells``: per epoch, this many cells cut from ``scenes`` hard synthetic photos per
     fold (``lab.scene_cells``: whole photos straightened as the product does, showing only the
@@ -96,8 +98,8 @@ class Recipe:
     scenes: int = 160
     scene_holes: str = "all"
     sheen_share: float = 0.0
-    lake_repeats: int = 0
-    castle_neighbour_repeats: int = 0
+    lake_repeats: int = 3
+    castle_neighbour_repeats: int = 6
 
     def __post_init__(self) -> None:
         if self.scene_holes not in SCENE_HOLES:
