@@ -23,7 +23,7 @@ not known. Crowns stay as the whole cell reads them: half a cell cannot count th
 
 Camera: principal point at the photo's centre; the focal length from the homography itself
 (the table's two axes are perpendicular and equally long), or, when the view is too straight
-on to tell, a phone's usual wide lens. A straightened image (no photo geometry) is left alone.
+on to tell, a phone's usual wide lens. A straightened image (no photo geometry) gets no credit.
 """
 
 from __future__ import annotations
