@@ -181,29 +181,33 @@ def compare_decoding(
     }
 
 
+def fold_models(folds_dir: Path, folds, crown_weights=(1.0, 1.0, 1.0, 1.0)) -> dict:
+    """Each fold's held-out model from ``folds_dir`` (``fold_K.onnx``), by fold number."""
+    from lab.train import _info
+    from vision.model import CellModel
+
+    return {
+        int(k): CellModel((folds_dir / f"fold_{k}.onnx").read_bytes(), _info(0.5, crown_weights))
+        for k in sorted(set(np.asarray(folds).tolist()))
+    }
+
+
 def under_other_light(boards, oof, folds_dir: Path, kelvin: int, crown_weights) -> tuple:
     """Held-out probabilities for the aau boards lit by ``kelvin`` light (full change, no white
     balance), each read by the fold model that never saw its kingdom as the product reads
     (``classify_cells``, second look included, then ``read_far_halves``). Returns (terrain
     probs, crown probs), (B, 5, 5, ·)."""
     from lab.augment import shift_light
-    from lab.train import _info
     from vision.castle import read_far_halves
     from vision.cells import classify_cells
-    from vision.model import CellModel
 
-    models = {}
+    models = fold_models(folds_dir, oof.board_folds, crown_weights)
     by_name = {b.name: b for b in boards}
     terrain, crowns = [], []
     for name, fold in zip(oof.board_names, oof.board_folds, strict=True):
-        if fold not in models:
-            onnx = (folds_dir / f"fold_{fold}.onnx").read_bytes()
-            models[fold] = CellModel(onnx, _info(0.5, crown_weights))
-        board = by_name[str(name)]
-        shifted = shift_light(board.image, kelvin)
-        readings = read_far_halves(
-            shifted, classify_cells(shifted, 5, model=models[fold]), models[fold]
-        )
+        model = models[int(fold)]
+        shifted = shift_light(by_name[str(name)].image, kelvin)
+        readings = read_far_halves(shifted, classify_cells(shifted, 5, model=model), model)
         terrain.append(readings.terrain_probs)
         crowns.append(readings.crown_probs)
     return np.stack(terrain), np.stack(crowns)
@@ -213,18 +217,14 @@ def with_far_halves(boards, oof, folds_dir: Path) -> tuple:
     """The held-out probabilities with the cells beside a castle figure read from their far
     half (``vision.castle.read_far_halves``) by the fold model that never saw the kingdom, as
     the product reads them. Returns (terrain probs, crown probs), (B, 5, 5, ·)."""
-    from lab.train import _info
     from vision.castle import read_far_halves
-    from vision.model import CellModel
 
-    models = {}
+    models = fold_models(folds_dir, oof.board_folds)  # only terrain is read: crowns unweighted
     by_name = {b.name: b for b in boards}
     terrain, crowns = [], []
     for i, (name, fold) in enumerate(zip(oof.board_names, oof.board_folds, strict=True)):
-        if fold not in models:
-            models[fold] = CellModel((folds_dir / f"fold_{fold}.onnx").read_bytes(), _info(0.5))
         readings = CellReadings(oof.board_terrain_probs[i], oof.board_crown_probs[i], 0.5)
-        readings = read_far_halves(by_name[str(name)].image, readings, model=models[fold])
+        readings = read_far_halves(by_name[str(name)].image, readings, model=models[int(fold)])
         terrain.append(readings.terrain_probs)
         crowns.append(readings.crown_probs)
     return np.stack(terrain), np.stack(crowns)
