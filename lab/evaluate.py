@@ -182,12 +182,19 @@ def compare_decoding(
 
 
 def fold_models(folds_dir: Path, folds, crown_weights=(1.0, 1.0, 1.0, 1.0)) -> dict:
-    """Each fold's held-out model from ``folds_dir`` (``fold_K.onnx``), by fold number."""
+    """Each fold's held-out model from ``folds_dir`` (``fold_K.onnx``, with its second opinion
+    ``fold_K_second.onnx`` where ``lab.second_opinion`` put one), by fold number."""
     from lab.train import _info
     from vision.model import CellModel
 
+    def second(k) -> bytes | None:
+        path = folds_dir / f"fold_{k}_second.onnx"
+        return path.read_bytes() if path.exists() else None
+
     return {
-        int(k): CellModel((folds_dir / f"fold_{k}.onnx").read_bytes(), _info(0.5, crown_weights))
+        int(k): CellModel(
+            (folds_dir / f"fold_{k}.onnx").read_bytes(), _info(0.5, crown_weights), second(k)
+        )
         for k in sorted(set(np.asarray(folds).tolist()))
     }
 
