@@ -72,3 +72,29 @@ def test_held_out_predictions_round_trip_and_mix_in_the_second_look(tmp_path):
     np.testing.assert_array_equal(mixed.board_terrain_probs, turned[0])  # the unsure cells
     first_look_only = OutOfFold.from_predictions(boards, np.zeros(1, int), crops, probs)
     np.testing.assert_array_equal(first_look_only.with_second_look().board_terrain_probs, probs[0])
+
+
+def test_the_shipped_model_brings_its_second_opinion():
+    assert load_model().networks == 2
+
+
+def test_a_second_opinion_joins_only_the_second_look(shared_dir):
+    import cv2
+
+    from vision.cells import cut_cells
+    from vision.model import MODEL_FILE, CellModel, _read_resource
+
+    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "1.jpg"))
+    crops = cut_cells(board, 5)[:6]
+    pair = load_model()
+    first = CellModel(_read_resource(MODEL_FILE), pair.info)
+    second = CellModel(_read_resource("cell_model_second.onnx"), pair.info)
+    for got, alone in zip(pair.predict(crops), first.predict(crops), strict=True):
+        np.testing.assert_allclose(got, alone, atol=1e-6)
+    (terrain, crowns), (t1, c1), (t2, c2) = (
+        m.predict(crops, all_turns=True) for m in (pair, first, second)
+    )
+    np.testing.assert_allclose(terrain, (t1 + t2) / 2, atol=1e-6)
+    assert not np.allclose(t1, t2, atol=1e-6)  # two networks indeed, not one read twice
+    np.testing.assert_allclose(crowns, c1, atol=1e-6)  # crowns are the first network's
+    assert not np.allclose(c1, c2, atol=1e-6)
