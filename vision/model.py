@@ -78,16 +78,17 @@ class CellModel:
         nets = len(self._nets) if all_turns else 1
         batch = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(turns)])
         blob = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-        terrain, crowns = [], []
+        terrain, crowns = [], None
         with self._lock:
             for net, names in zip(self._nets[:nets], self._outputs[:nets], strict=True):
                 net.setInput(blob)
                 outputs = net.forward(names)
                 by_width = {o.shape[1]: o.reshape(turns, len(crops), -1) for o in outputs}
                 terrain.append(_softmax(by_width[len(TERRAINS)]))
-                crowns.append(_softmax(by_width[CROWN_CLASSES]))
+                if crowns is None:  # the first network's
+                    crowns = _softmax(by_width[CROWN_CLASSES]).mean(axis=0)
         terrain_mean = np.concatenate(terrain).mean(axis=0)
-        return terrain_mean, reweight_crowns(crowns[0].mean(axis=0), self.info.crown_weights)
+        return terrain_mean, reweight_crowns(crowns, self.info.crown_weights)
 
 
 def reweight_crowns(crown_probs: np.ndarray, weights) -> np.ndarray:

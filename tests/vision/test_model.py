@@ -1,4 +1,7 @@
-"""The shipped model's crown calibration (vision.model.reweight_crowns, lab.train's choice)."""
+"""The shipped model: its crown calibration (vision.model.reweight_crowns, lab.train's choice), its
+second look and its second opinion."""
+
+import json
 
 import numpy as np
 import pytest
@@ -82,13 +85,14 @@ def test_a_second_opinion_joins_only_the_second_look(shared_dir):
     import cv2
 
     from vision.cells import cut_cells
-    from vision.model import MODEL_FILE, CellModel, _read_resource
+    from vision.model import META_FILE, MODEL_FILE, CellModel, _read_resource
 
     board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "1.jpg"))
     crops = cut_cells(board, 5)[:6]
     pair = load_model()
     first = CellModel(_read_resource(MODEL_FILE), pair.info)
-    second = CellModel(_read_resource("cell_model_second.onnx"), pair.info)
+    second_file = json.loads(_read_resource(META_FILE))["second_opinion"]["file"]
+    second = CellModel(_read_resource(second_file), pair.info)
     for got, alone in zip(pair.predict(crops), first.predict(crops), strict=True):
         np.testing.assert_allclose(got, alone, atol=1e-6)
     (terrain, crowns), (t1, c1), (t2, c2) = (
