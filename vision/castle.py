@@ -19,7 +19,10 @@ alone (``read_far_halves``): the half away from the figure, mirrored into a whol
 figure's towers are drawn in the castle's colours, so the whole cell reads as castle, lake or
 grassland; its far half shows the tile's own ground. The start tile is read the same way (its
 half away from the neighbour), since without a camera which of the two the figure stands on is
-not known. Crowns stay as the whole cell reads them: half a cell cannot count them.
+not known. Its crowns are weighed from both readings (``_crowns_seen_twice``): whether it has
+any from the whole cell and the far half together (the figure may hide the crowns from the one,
+the cut leave them out of the other), how many from the whole cell alone (the mirrored half
+shows each of its crowns twice).
 
 Camera: principal point at the photo's centre; the focal length from the homography itself
 (the table's two axes are perpendicular and equally long), or, when the view is too straight
@@ -247,8 +250,9 @@ def far_half(crop: np.ndarray, neighbour_at: tuple[int, int]) -> np.ndarray:
 
 def read_far_halves(board_image: np.ndarray, readings: CellReadings, model=None) -> CellReadings:
     """The readings with the terrain of both cells of each ``figure_pairs`` pair read from its
-    far half (``far_half``, four turns averaged) by ``model`` (the packaged one when None);
-    ``far_half_cells`` names them."""
+    far half (``far_half``, four turns averaged) by ``model`` (the packaged one when None), and
+    their crowns weighed from both readings (``_crowns_seen_twice``); ``far_half_cells`` names
+    them."""
     pairs = figure_pairs(readings)
     if not pairs:
         return readings
@@ -264,8 +268,23 @@ def read_far_halves(board_image: np.ndarray, readings: CellReadings, model=None)
             towards = (other[0] - cell[0], other[1] - cell[1])
             halves.append(far_half(crops[cell[0] * readings.size + cell[1]], towards))
             cells.append(cell)
-    terrain_probs, _ = model.predict(np.stack(halves), all_turns=True)
+    terrain_probs, crown_probs = model.predict(np.stack(halves), all_turns=True)
     terrain = readings.terrain_probs.copy()
-    for cell, probs in zip(cells, terrain_probs, strict=True):
+    crowns = readings.crown_probs.copy()
+    for cell, probs, counts in zip(cells, terrain_probs, crown_probs, strict=True):
         terrain[cell] = probs
-    return dataclasses.replace(readings, terrain_probs=terrain, far_half_cells=tuple(cells))
+        crowns[cell] = _crowns_seen_twice(crowns[cell], counts)
+    return dataclasses.replace(
+        readings, terrain_probs=terrain, crown_probs=crowns, far_half_cells=tuple(cells)
+    )
+
+
+def _crowns_seen_twice(whole: np.ndarray, far: np.ndarray) -> np.ndarray:
+    """Crown-count probabilities (4,) of a cell under the figure's top, from the whole cell's
+    and its far half's: whether it has crowns is the mean of the two; how many, given that it
+    has some, is the whole cell's. The mirrored far half shows each crown it holds twice, so it
+    is a witness to crowns being there but counts them high (model v8 on hard development scene
+    7370: a two-crown mine's far half read three crowns 0.60)."""
+    crowned = (whole[1:].sum() + far[1:].sum()) / 2
+    split = whole[1:] + 1e-6  # a whole cell that saw no crown at all: an even split
+    return np.concatenate([[1.0 - crowned], crowned * split / split.sum()])

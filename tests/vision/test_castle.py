@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -206,7 +208,8 @@ def test_the_figure_pairs_are_the_castle_and_its_castle_like_neighbours():
 
 
 class _ByBrightness:
-    """A stand-in model: a dark crop reads forest, a light one castle; crowns always one."""
+    """A stand-in model: a dark crop reads forest, a light one castle; crowns always three
+    (a mirrored far half shows the crowns it holds twice)."""
 
     def predict(self, crops, all_turns=False):
         light = crops.reshape(len(crops), -1).mean(axis=1) > 127
@@ -214,7 +217,7 @@ class _ByBrightness:
         terrain[light, CASTLE] = 1.0
         terrain[~light, FOREST] = 1.0
         crowns = np.zeros((len(crops), CROWN_CLASSES))
-        crowns[:, 1] = 1.0
+        crowns[:, 3] = 1.0
         return terrain, crowns
 
 
@@ -225,13 +228,24 @@ def test_a_cell_under_the_figures_top_reads_its_far_half():
     image[2 * CROP : 3 * CROP, 3 * CROP : 4 * CROP] = 255
     image[CROP + CROP // 2 : 2 * CROP, 3 * CROP : 4 * CROP] = 255
     before = readings({(2, 3): 0.9, (1, 3): 0.7})
+    # Read whole, (1, 3) is unsure whether it has crowns (the figure is over half of it); if
+    # it has, most likely two.
+    crown_probs = before.crown_probs.copy()
+    crown_probs[1, 3] = [0.4, 0.1, 0.5, 0.0]
+    before = dataclasses.replace(before, crown_probs=crown_probs)
     after = read_far_halves(image, before, model=_ByBrightness())
     assert after.terrain_probs[1, 3, FOREST] == 1.0
     assert after.terrain_probs[2, 3, CASTLE] == 1.0  # the start tile's far half: the figure
-    # Only the pair is read again, and crowns stay as the whole cell read them.
+    # Only the pair is read again. Whether (1, 3) has crowns is the mean of the whole cell's
+    # 0.6 and the far half's 1.0; how many, the whole cell's (1 : 2 as 0.1 : 0.5), not the
+    # far half's three.
     changed = np.any(after.terrain_probs != before.terrain_probs, axis=-1)
-    assert set(zip(*np.nonzero(changed), strict=True)) <= {(1, 3), (2, 3)}
-    assert np.array_equal(after.crown_probs, before.crown_probs)
+    changed |= np.any(after.crown_probs != before.crown_probs, axis=-1)
+    assert set(zip(*np.nonzero(changed), strict=True)) == {(1, 3), (2, 3)}
+    assert after.crown_probs[1, 3] == pytest.approx([0.2, 0.8 / 6, 0.8 * 5 / 6, 0.0], abs=1e-5)
+    # The start tile, read with no crown, now reads crowned half the time, split evenly:
+    # a castle carries none, so this asks nothing of the decoding.
+    assert after.crown_probs[2, 3, 0] == pytest.approx(0.5)
     # No castle-like neighbour: the readings come back as they were, the model not asked.
     bare = readings({(2, 3): 0.9})
     assert read_far_halves(image, bare, model=None) is bare
