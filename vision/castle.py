@@ -219,15 +219,19 @@ def behind_figure_warnings(readings: CellReadings, tops: np.ndarray | None) -> t
 
 
 def figure_pairs(readings: CellReadings) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """(castle, neighbour) for each 4-neighbour of the most castle-like cell that reads
-    castle-like itself (``MIN_OWN``): where a figure stands, it and the cell its top covers.
+    """(castle, neighbour) for each 4-neighbour of the board's castle that reads castle-like
+    itself (``MIN_OWN``): where a figure stands, it and the cell its top covers.
 
+    The castle is where the board's decoding puts it (one castle, real dominoes around it), not
+    merely the most castle-like cell: a figure unlike the printed castle (another edition's, a
+    pale one) can read as a hole on its tile while its top reads castle-like over the cell
+    behind, which is then the most castle-like cell; anchored there, the pair was missed.
     Needs no camera: a plain tile beside a castle reads far below ``MIN_OWN`` as castle
     (a figure's top over it does not), so this works on straightened images too.
     """
     castle = readings.terrain_probs[..., _CASTLE]
     n = readings.size
-    r, c = (int(i) for i in np.unravel_index(int(castle.argmax()), castle.shape))
+    r, c = readings.board.castle
     pairs = []
     for dr, dc in _NEIGHBOURS:
         nr, nc = r + dr, c + dc

@@ -20,6 +20,7 @@ from vision.castle import (
     read_far_halves,
 )
 from vision.cells import CROP, CellReadings
+from vision.decode import Decoded
 from vision.find import BoardLocation
 from vision.labels import CROWN_CLASSES, TERRAINS, terrain_index
 
@@ -205,6 +206,22 @@ def test_the_figure_pairs_are_the_castle_and_its_castle_like_neighbours():
     assert figure_pairs(readings({(2, 3): 0.6, (1, 3): 0.9})) == [((1, 3), (2, 3))]
     # A bare start tile: its neighbours read plain, nothing to re-read.
     assert figure_pairs(readings({(2, 3): 0.95, (1, 3): 0.01})) == []
+
+
+def test_the_figure_pairs_are_anchored_at_the_decoded_castle():
+    # A pale figure on (2, 3) reads as a hole there (castle 0.04); its top over (1, 3) reads
+    # castle 0.3, the most castle-like cell. The model's own choice puts the castle on the top,
+    # whose start-tile neighbour is not castle-like: no pair.
+    alone = readings({(2, 3): 0.04, (1, 3): 0.3})
+    assert alone.board.castle == (1, 3) and figure_pairs(alone) == []
+    # Decoding (given here as the game's, to fix where it puts the castle) places it on (2, 3):
+    # the cell behind, castle-like, is paired with it.
+    terrain = np.full((5, 5), FOREST)
+    terrain[2, 3] = CASTLE
+    zeros = np.zeros((5, 5), int)
+    decoded = Decoded(terrain, zeros, zeros.astype(bool), "", "unchanged")
+    placed = dataclasses.replace(alone, joint_decoding=True, game_decoding=decoded)
+    assert figure_pairs(placed) == [((2, 3), (1, 3))]
 
 
 class _ByBrightness:
