@@ -13,6 +13,7 @@ from kingdomino.inputs import (
     NOT_REGULAR,
     InputError,
     LoadedInput,
+    folder_advice,
     is_image_file,
     load_input,
     read_photo,
@@ -314,6 +315,8 @@ def cmd_read(args: argparse.Namespace) -> int:
         try:
             if not Path(path).exists():
                 raise InputError(f"{path}: no such file")
+            if Path(path).is_dir():
+                raise InputError(f"{path}: {folder_advice(path)}")
             if not Path(path).is_file():
                 raise InputError(f"{path}: {NOT_REGULAR}")
             if args.kingdoms == "all":

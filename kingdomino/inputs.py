@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 # A board file is a few hundred bytes; anything this big is not one (images are not limited).
 MAX_BOARD_BYTES = 1_000_000
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif"}
+STDIN_CLOSED = "standard input is closed; pipe a board or photo into it, or give a file name"
 NOT_REGULAR = "not a regular file (a pipe, device or socket); give a file, or - for standard input"
 _IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"II*\x00", b"MM\x00*", b"GIF8")
 
@@ -43,13 +44,13 @@ def load_input(
     """
     name = "<stdin>" if path == "-" else path
     if path == "-":
-        data = sys.stdin.buffer.read(MAX_BOARD_BYTES + 1)
+        data = _read_stdin()
     else:
         file = Path(path)
         if not file.exists():
             raise InputError(f"{name}: no such file")
         if file.is_dir():
-            raise InputError(f"{name}: is a directory, not a board file")
+            raise InputError(f"{name}: {folder_advice(name)}")
         if not file.is_file():  # opening a FIFO would wait forever for a writer
             raise InputError(f"{name}: {NOT_REGULAR}")
         if file.suffix.lower() in IMAGE_SUFFIXES or starts_like_image(file):
@@ -73,6 +74,33 @@ def load_input(
         return LoadedInput(parse_board(text))
     except BoardError as err:
         raise InputError(f"{name}: {err}") from None
+
+
+def _read_stdin() -> bytes:
+    """Standard input: as much as a board file may hold, or all of a photo up to vision's limit."""
+    if sys.stdin is None:  # `kingdomino score - <&-`: Python leaves sys.stdin unset
+        raise InputError(f"<stdin>: {STDIN_CLOSED}")
+    try:
+        data = sys.stdin.buffer.read(MAX_BOARD_BYTES + 1)
+        if not _is_image(data):
+            return data
+        from vision import load_image  # the photo's limit; vision reads it anyway
+
+        limit = load_image.MAX_FILE_BYTES
+        data += sys.stdin.buffer.read(limit + 1 - len(data))
+    except (OSError, ValueError):  # a closed or unreadable descriptor 0
+        raise InputError(f"<stdin>: {STDIN_CLOSED}") from None
+    if len(data) > limit:
+        raise InputError(
+            f"<stdin>: the photo is over the {limit // 2**20} MB limit: send a normal phone"
+            " photo (a few MB)"
+        )
+    return data
+
+
+def folder_advice(path: str) -> str:
+    """What to say of a folder given where a file belongs."""
+    return f"is a folder, not a file; give the files in it, e.g. {Path(path) / '*.jpg'}"
 
 
 def is_image_file(path: str) -> bool:

@@ -139,7 +139,7 @@ def test_bad_inputs_exit_2_with_one_line_each_and_good_ones_are_still_scored(tmp
     errors = result.stderr.splitlines()
     assert len(errors) == 6
     assert errors[0].endswith("missing.txt: no such file")
-    assert "is a directory" in errors[1]
+    assert "is a folder, not a file" in errors[1]
     assert "not a board text file" in errors[2]
     assert "too big for a board file" in errors[3]
     assert "ragged.txt: row 4: has 4 cells but the board has 5 rows" in errors[4]
