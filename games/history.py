@@ -9,7 +9,8 @@ from the same boards and rules, so it shows exactly as it was.
 The history is an extra: anything wrong with its file (a folder, unwritable, read-only, locked,
 damaged) raises ``HistoryError`` with a sentence saying what is wrong and what to do, so the app
 says so and keeps scoring. A damaged file is never written to: it is renamed aside
-(``games.db.damaged-<time>``), a new history is started and ``notice`` says so.
+(``games.db.damaged-<time>``), every game SQLite can still read is carried into a new file
+(``games.salvage``) and ``notice`` says how many, naming the games that were lost.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from games.model import Game, GameError, game_from_dict, game_to_dict
+from games.salvage import Salvaged, salvage
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -52,6 +55,11 @@ _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 _OTHER_SETTING = "or set KINGDOMINO_DB to another file"
 # Files checked for damage in this process (the check reads the whole file, so once per file).
 _checked: set[Path] = set()
+# What happened to a damaged file, told by every GameHistory of that path in this process (the
+# damage may be found by a draft's save, which shows no notice).
+_notices: dict[Path, str] = {}
+# One salvage at a time: a second session finding the same damage waits, then sees the new file.
+_salvaging = threading.Lock()
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)  # the server's console: the details the user is spared
@@ -59,6 +67,10 @@ log = logging.getLogger(__name__)  # the server's console: the details the user 
 
 class HistoryError(Exception):
     """The history cannot be used as asked; the message says what is wrong and what to do."""
+
+
+class _Damaged(sqlite3.DatabaseError):
+    """``PRAGMA quick_check`` found damage (SQLite raises no error of its own for that)."""
 
 
 def default_db_path() -> Path:
@@ -83,9 +95,13 @@ class GameHistory:
 
     def __init__(self, path: Path | str | None = None):
         self.path = Path(path) if path is not None else default_db_path()
-        self.notice: str | None = None  # set when a damaged file was moved aside
         self._prepare_folder()
         self._run(self._create)
+
+    @property
+    def notice(self) -> str | None:
+        """A sentence the user should read: what became of a damaged file."""
+        return _notices.get(self.path)
 
     # ---- the games ----------------------------------------------------------------------------
 
@@ -181,9 +197,9 @@ class GameHistory:
     def _create(self, db: sqlite3.Connection) -> None:
         """The tables, and write-ahead logging (readers never wait for a writer)."""
         if self.path not in _checked:
-            result = db.execute("PRAGMA quick_check").fetchone()
-            if result is None or result[0] != "ok":
-                raise sqlite3.DatabaseError("database disk image is malformed")
+            problems = db.execute("PRAGMA quick_check(5)").fetchall()
+            if problems != [("ok",)]:
+                raise _Damaged("; ".join(str(row[0]) for row in problems))
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
@@ -204,8 +220,8 @@ class GameHistory:
             db.close()
 
     def _run(self, work: Callable[[sqlite3.Connection], T], action: str = "open the history") -> T:
-        """``work`` in a transaction; retried while locked, a damaged file moved aside once."""
-        moved_aside = False
+        """``work`` in a transaction; retried while locked, a damaged file salvaged once."""
+        salvaged = False
         for pause in (*RETRY_PAUSES_S, None):
             try:
                 with self._connect() as db:
@@ -215,10 +231,11 @@ class GameHistory:
                 if code in _BUSY and pause is not None:
                     time.sleep(pause)  # another session is writing: give it a moment
                     continue
-                if code in _CORRUPT and not moved_aside:
-                    self._move_aside()
-                    moved_aside = True
-                    self._run(self._create)  # a fresh file, then ``work`` again
+                damaged = isinstance(err, _Damaged) or code in _CORRUPT
+                if damaged and not salvaged:
+                    self._salvage(err)
+                    salvaged = True
+                    self._run(self._create)  # the new file, then ``work`` again
                     continue
                 log.warning("history %s: %s failed: %r", self.path, action, err)
                 raise self._error(err, action) from None
@@ -227,28 +244,45 @@ class GameHistory:
                 raise self._error(err, action) from None
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def _move_aside(self) -> None:
-        """Rename a damaged file (and its WAL files) so that it is never written to again."""
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+    def _salvage(self, err: sqlite3.DatabaseError) -> None:
+        """Rename the damaged file (and its WAL files) aside, so that it is never written to
+        again, and carry every game SQLite can still read from it into a new file."""
+        with _salvaging:
+            if not self._still_damaged():
+                return  # another session salvaged it while this one waited
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+            try:
+                for suffix in ("", "-wal", "-shm"):
+                    part = Path(f"{self.path}{suffix}")
+                    if part.exists():
+                        part.rename(f"{aside}{suffix}")
+            except OSError as move_err:
+                raise HistoryError(
+                    f"The history file {self.path} is damaged and cannot be moved aside "
+                    f"({_reason(move_err)}): move or delete it yourself {_OTHER_SETTING}."
+                ) from None
+            _checked.discard(self.path)
+            log.warning("history %s is damaged (%s): kept aside as %s", self.path, err, aside)
+            if not aside.exists():
+                return  # there was no file (it went while this session used it)
+            new = self.path.with_name(f"{self.path.name}.salvaging-{stamp}")
+            try:
+                result = salvage(aside, new)
+                new.replace(self.path)
+            except (sqlite3.Error, OSError) as salvage_err:
+                log.warning("history %s: salvage failed: %r", self.path, salvage_err)
+                new.unlink(missing_ok=True)
+                result = Salvaged(readable=False)
+            _notices[self.path] = _salvage_notice(aside.name, result)
+            log.warning("history %s: %s", self.path, _notices[self.path])
+
+    def _still_damaged(self) -> bool:
         try:
-            for suffix in ("", "-wal", "-shm"):
-                part = Path(f"{self.path}{suffix}")
-                if part.exists():
-                    part.rename(f"{aside}{suffix}")
-        except FileNotFoundError:
-            pass  # another session moved it aside first
-        except OSError as err:
-            raise HistoryError(
-                f"The history file {self.path} is damaged and cannot be moved aside "
-                f"({_reason(err)}): move or delete it yourself {_OTHER_SETTING}."
-            ) from None
-        _checked.discard(self.path)
-        log.warning("history %s is damaged: kept aside as %s, a new one started", self.path, aside)
-        self.notice = (
-            f"The history file was damaged, so it was kept aside as {aside.name} (never written "
-            "to again) and a new, empty history was started."
-        )
+            with self._connect() as db:
+                return db.execute("PRAGMA quick_check(1)").fetchone() != ("ok",)
+        except sqlite3.DatabaseError:
+            return True
 
     def _error(self, err: Exception, action: str) -> HistoryError:
         code = _code(err) if isinstance(err, sqlite3.Error) else None
@@ -278,6 +312,66 @@ class GameHistory:
         return HistoryError(
             f"Could not {action} in the history file {self.path} ({_reason(err)}). Try again."
         )
+
+
+def _salvage_notice(aside: str, result: Salvaged) -> str:
+    """What the user is told about a salvaged file: how many games came through, which did not."""
+    if not result.readable:
+        return (
+            f"The history file was damaged beyond reading, so it was kept aside as {aside} "
+            "(never written to again) and a new, empty history was started."
+        )
+    parts = [
+        f"The history file was damaged: {_count(result.games, 'saved game')} could still be "
+        f"read and {'was' if result.games == 1 else 'were'} recovered into a new file; the "
+        f"damaged one is kept aside as {aside} (never written to again)."
+    ]
+    if result.lost_games:
+        parts.append(f"Lost: {_lost_games_text(result)}.")
+    photos = [photo for photo in result.lost_photos if photo is None or photo[0] in result.saved_at]
+    if photos:
+        named = [f"{player}'s in game {game}" for game, player in filter(None, photos)][:5]
+        parts.append(
+            f"{_count(len(photos), 'photo')} could not be read"
+            + (f" ({', '.join(named)})" if named else "")
+            + "; those games open without them."
+        )
+    if result.lost_rows:
+        parts.append("Part of the games in progress could not be read either.")
+    return " ".join(parts)
+
+
+def _lost_games_text(result: Salvaged) -> str:
+    """The lost games by number, each run with when it was saved (between its readable
+    neighbours), e.g. 'games 41 to 47 (saved between 2026-03-02 10:04 and 2026-03-03 18:30)'."""
+    runs: list[list[int]] = []
+    for game_id in sorted(result.lost_games):
+        if runs and game_id == runs[-1][-1] + 1:
+            runs[-1].append(game_id)
+        else:
+            runs.append([game_id])
+    texts = []
+    for run in runs[:5]:
+        before = [result.saved_at[i] for i in result.saved_at if i < run[0]]
+        after = [result.saved_at[i] for i in result.saved_at if i > run[-1]]
+        numbers = f"game {run[0]}" if len(run) == 1 else f"games {run[0]} to {run[-1]}"
+        when = []
+        if before:
+            when.append(f"after {_short_time(max(before))}")
+        if after:
+            when.append(f"before {_short_time(min(after))}")
+        texts.append(f"{numbers} (saved {' and '.join(when)})" if when else numbers)
+    if len(runs) > 5:
+        texts.append(f"{_count(sum(map(len, runs[5:])), 'more game')}")
+    return ", ".join(texts)
+
+
+def _short_time(saved_at: str) -> str:
+    return _when(saved_at).strftime("%Y-%m-%d %H:%M")
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def _code(err: sqlite3.Error) -> int | None:
