@@ -7,10 +7,13 @@ of its kingdoms (JPEG) when they came from photos; its scores are recomputed whe
 from the same boards and rules, so it shows exactly as it was.
 
 The history is an extra: anything wrong with its file (a folder, unwritable, read-only, locked,
-damaged) raises ``HistoryError`` with a sentence saying what is wrong and what to do, so the app
-says so and keeps scoring. A damaged file is never written to: it is renamed aside
-(``games.db.damaged-<time>``), every game SQLite can still read is carried into a new file
-(``games.salvage``) and ``notice`` says how many, naming the games that were lost.
+another program's database) raises ``HistoryError`` with a sentence saying what is wrong and what
+to do, so the app says so and keeps scoring. A damaged file is never written to: it is renamed
+aside (``games.db.damaged-<time>``), every game SQLite can still read is carried into a new file
+(``games.salvage``) and ``notice`` says how many, naming the games that were lost. In a folder that
+cannot be written to (SQLite keeps its journal beside the file) the games are listed and opened
+read-only, and ``notice`` says that saving needs the folder writable. docs/reliability.md has
+the details.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import json
 import logging
 import os
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -27,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import quote
 
 from games.model import Game, GameError, game_from_dict, game_to_dict
 from games.salvage import Salvaged, salvage
@@ -60,6 +65,7 @@ _checked: set[Path] = set()
 _notices: dict[Path, str] = {}
 # One salvage at a time: a second session finding the same damage waits, then sees the new file.
 _salvaging = threading.Lock()
+_OURS = {"id", "saved_at", "summary", "game_json"}  # the columns that make a file a history
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)  # the server's console: the details the user is spared
@@ -96,11 +102,24 @@ class GameHistory:
     def __init__(self, path: Path | str | None = None):
         self.path = Path(path) if path is not None else default_db_path()
         self._prepare_folder()
-        self._run(self._create)
+        # The folder cannot be written to, though the file can be read: list and open only.
+        self.read_only_folder = False
+        try:
+            self._run(self._create)
+        except HistoryError:
+            if not self._folder_unwritable():
+                raise
+            self.read_only_folder = True
+            self._run(self._create)
 
     @property
     def notice(self) -> str | None:
-        """A sentence the user should read: what became of a damaged file."""
+        """A sentence the user should read: what became of a damaged file, or why saving is off."""
+        if self.read_only_folder:
+            return (
+                f"The saved games are shown read-only: saving needs the folder {self.path.parent} "
+                "to be writable (SQLite keeps a journal beside the history file)."
+            )
         return _notices.get(self.path)
 
     # ---- the games ----------------------------------------------------------------------------
@@ -194,9 +213,20 @@ class GameHistory:
                 f"({_reason(err)}): create it yourself {_OTHER_SETTING}."
             ) from None
 
+    def _folder_unwritable(self) -> bool:
+        """Whether the history file exists but its folder refuses a new file (SQLite's journal)."""
+        if not self.path.is_file():
+            return False
+        try:
+            with tempfile.TemporaryFile(dir=self.path.parent):
+                return False
+        except OSError:
+            return True
+
     def _create(self, db: sqlite3.Connection) -> None:
         """The tables, and write-ahead logging (readers never wait for a writer)."""
         if self.path not in _checked:
+            self._check_ours(db)
             problems = db.execute("PRAGMA quick_check(5)").fetchall()
             if problems != [("ok",)]:
                 raise _Damaged("; ".join(str(row[0]) for row in problems))
@@ -209,10 +239,30 @@ class GameHistory:
             # A read-only file can still be listed and opened; saving says why it cannot.
         _checked.add(self.path)
 
+    def _check_ours(self, db: sqlite3.Connection) -> None:
+        """Refuse another program's SQLite file before anything is written to it."""
+        tables = [
+            name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        if not tables:
+            return  # a new, empty file: ours from now on
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+        if not columns >= _OURS:
+            shown = ", ".join(sorted(t for t in tables if not t.startswith("sqlite_"))[:5])
+            raise HistoryError(
+                f"The file {self.path} is not a Kingdomino history: it is another program's "
+                f"database (with tables {shown}), and it was left untouched. Set KINGDOMINO_DB to "
+                "another file (a path ending in .db)."
+            )
+
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         """A connection that commits on success and is always closed (``with db`` only commits)."""
-        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
+        if self.read_only_folder:  # no journal can be made: read the file as it is
+            address = f"file:{quote(str(self.path.resolve()))}?immutable=1"
+            db = sqlite3.connect(address, uri=True, timeout=BUSY_TIMEOUT_S)
+        else:
+            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
         try:
             with db:
                 yield db
@@ -232,7 +282,7 @@ class GameHistory:
                     time.sleep(pause)  # another session is writing: give it a moment
                     continue
                 damaged = isinstance(err, _Damaged) or code in _CORRUPT
-                if damaged and not salvaged:
+                if damaged and not salvaged and not self.read_only_folder:
                     self._salvage(err)
                     salvaged = True
                     self._run(self._create)  # the new file, then ``work`` again
@@ -286,6 +336,12 @@ class GameHistory:
 
     def _error(self, err: Exception, action: str) -> HistoryError:
         code = _code(err) if isinstance(err, sqlite3.Error) else None
+        if self.read_only_folder:
+            return HistoryError(
+                f"Could not {action}: saving needs the folder {self.path.parent} to be writable "
+                "(SQLite keeps a journal beside the history file). Make it writable "
+                f"{_OTHER_SETTING}; the saved games can still be opened."
+            )
         if code == sqlite3.SQLITE_READONLY:
             return HistoryError(
                 f"Could not {action}: the history file {self.path} is read-only. Make it "
