@@ -39,7 +39,8 @@ def saved(tmp_path) -> Path:
     history = GameHistory(path)
     for number in range(1, GAMES + 1):
         history.save(_game(number), f"game {number}", [{f"Anna {number}": _photo(number)}])
-    DraftStore(path).save("draft-id-123", {"images": ["k"], "x": 1}, {"k": b"jpeg"})
+    drafts = DraftStore(path)
+    drafts.save(drafts.new_id(), {"images": ["k"], "x": 1}, {"k": b"jpeg"})
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     _forget(path)
@@ -117,7 +118,10 @@ def test_a_damaged_photo_page_loses_only_that_photo(saved):
     assert len(lost) == 1 and photos[lost[0]] == []
     assert f"1 photo could not be read (Anna {lost[0]}'s in game {lost[0]})" in history.notice
     assert "Lost:" not in history.notice
-    assert DraftStore(saved).load("draft-id-123") is not None  # the game in progress too
+    with sqlite3.connect(saved) as db:  # the game in progress came through too
+        (draft_id,) = db.execute("SELECT id FROM drafts").fetchone()
+    drafts = DraftStore(saved)
+    assert drafts.issued(draft_id) and drafts.load(draft_id)[1] == {"k": b"jpeg"}
 
 
 def test_a_damaged_index_page_loses_nothing(saved):
