@@ -80,6 +80,16 @@ class DraftStore:
         random_part, mac = draft_id[:_RANDOM_CHARS], draft_id[_RANDOM_CHARS:]
         return hmac.compare_digest(mac, self._mac(random_part))
 
+    def can_hold(self, draft_id: object) -> bool:
+        """Whether a draft may be saved under ``draft_id``: issued here, or holding one already."""
+        if self.issued(draft_id):
+            return True
+        if not is_draft_id(draft_id):
+            return False
+        with self._history._connect() as db:
+            row = db.execute("SELECT 1 FROM drafts WHERE id = ?", (draft_id,)).fetchone()
+        return row is not None
+
     def _mac(self, random_part: str) -> str:
         digest = hmac.new(self._secret, random_part.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest[:_MAC_BYTES]).decode()
@@ -93,7 +103,7 @@ class DraftStore:
     def save(self, draft_id: str, state: Mapping, images: Mapping[str, bytes] = ()) -> None:
         """Store ``state`` (JSON-ready) and the new ``images``; images whose keys are not listed
         in ``state["images"]`` are dropped. Old drafts are pruned on the way."""
-        if not self.issued(draft_id) and self.load(draft_id) is None:
+        if not self.can_hold(draft_id):
             raise ValueError(f"not a draft id this file issued: {draft_id!r}")
         now = datetime.now(UTC)
         keep = set(state.get("images", ()))

@@ -120,6 +120,9 @@ def save() -> None:
 
     try:
         store = DraftStore()
+        if not store.can_hold(draft_id):  # the file was replaced (a damaged one set aside)
+            draft_id = store.new_id()
+            st.session_state["draft_id"] = st.query_params[DRAFT_PARAM] = draft_id
         stored = store.stored_images(draft_id)
         new = {k: jpeg_bytes(image, quality=90) for k, image in arrays.items() if k not in stored}
         store.save(draft_id, snapshot, new)
