@@ -392,7 +392,11 @@ def _salvage_notice(aside: str, result: Salvaged) -> str:
             + (f" ({', '.join(named)})" if named else "")
             + "; those games open without them."
         )
-    if result.lost_rows:
+    if "games" in result.cut_short:
+        parts.append("Games saved after the last one recovered may be lost too.")
+    if "photos" in result.cut_short:
+        parts.append("Some photos could not be reached and may be lost; games open without them.")
+    if result.lost_rows or set(result.cut_short) - {"games", "photos"}:
         parts.append("Part of the games in progress could not be read either.")
     return " ".join(parts)
 

@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# With every seek into a damaged part failing, rowids are tried one at a time; this many in a row
-# without a readable row, past the last one found, ends the search (the table's end is unknown).
+# With every seek into a damaged part failing, rowids are tried one at a time; when the table's
+# largest rowid is unknown, this many tried in a row without a readable row end the search.
 MAX_BLIND_PROBES = 10_000
 
 
@@ -32,6 +32,9 @@ class Salvaged:
     lost_games: list[int] = field(default_factory=list)  # ids of games that could not be read
     lost_photos: list[tuple[int, str] | None] = field(default_factory=list)  # (game, player)
     lost_rows: int = 0  # rows of other tables (games in progress, their photos)
+    # Tables whose end could not be found (the right edge of their tree is damaged): rows after
+    # the last readable one may be lost, uncounted.
+    cut_short: list[str] = field(default_factory=list)
     saved_at: dict[int, str] = field(default_factory=dict)  # id → saved_at of each game carried
     readable: bool = True  # False: not even the list of tables could be read
 
@@ -95,7 +98,10 @@ def _copy_rows(
         f"VALUES ({', '.join('?' * (len(columns) + 1))})"
     )
     read = f"SELECT rowid, {listed} FROM {_quoted(table)}"
-    for rowid, row in _rows(source, read, _last_rowid(source, table)):
+    last = _last_rowid(source, table)
+    if last is None:
+        result.cut_short.append(table)
+    for rowid, row in _rows(source, read, last):
         if rowid in garbled:
             row = None  # readable, but part of it is another page's bytes
         if row is not None:
@@ -115,30 +121,32 @@ def _rows(
     db: sqlite3.Connection, read: str, last: int | None
 ) -> Iterator[tuple[int, tuple | None]]:
     """(rowid, row) of every readable row in rowid order, and (rowid, None) for rowids that could
-    not be read (a row may or may not have been there). ``last``: the largest rowid, if known."""
-    after, blind = 0, 0
+    not be read (a row may or may not have been there). ``last``: the largest rowid, if known;
+    without it, unreadable rowids after the last readable row are not reported (nothing says
+    whether any row was ever there)."""
+    after, unreadable, probed = 0, [], 0  # probed: rowids tried one by one since the last row
     while last is None or after < last:
         try:
             row = db.execute(f"{read} WHERE rowid > ? ORDER BY rowid LIMIT 1", (after,)).fetchone()
         except sqlite3.DatabaseError:  # the way to the next row is damaged: try them one by one
             after += 1
+            probed += 1
+            if last is None and probed > MAX_BLIND_PROBES:
+                return
             try:
                 row = db.execute(f"{read} WHERE rowid = ?", (after,)).fetchone()
             except sqlite3.DatabaseError:
-                row = None
-                yield after, None
-            if row is not None:
-                blind = 0
-                yield after, row
-            elif last is None:
-                blind += 1
-                if blind > MAX_BLIND_PROBES:
-                    return
-            continue
+                unreadable.append(after)
+                continue
+            if row is None:
+                continue
         if row is None:
-            return
-        after, blind = row[0], 0
+            break
+        yield from ((rowid, None) for rowid in unreadable)
+        after, unreadable, probed = row[0], [], 0
         yield after, row
+    if last is not None:
+        yield from ((rowid, None) for rowid in unreadable)
 
 
 def _garbled_rows(db: sqlite3.Connection, file: Path) -> set[tuple[str, int]]:

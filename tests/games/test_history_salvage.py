@@ -165,3 +165,16 @@ def test_a_file_beyond_reading_starts_a_new_history_and_says_so(tmp_path):
     assert "damaged beyond reading" in history.notice and "new, empty history" in history.notice
     (aside,) = tmp_path.glob("games.db.damaged-*[0-9]")
     assert aside.read_bytes() == garbage and history.list() == []
+
+
+def test_a_damaged_root_page_of_the_photos_loses_the_photos_not_the_games(saved):
+    """With the top of the photos' tree gone, no photo can be reached and the table's end is
+    unknown: the games all come through, and the salvage ends."""
+    with sqlite3.connect(saved) as db:
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'photos'").fetchone()
+    assert root in _pages(saved, "photos", "internal")
+    damaged = _overwrite(saved, root)
+    history = _check_salvaged(saved, damaged, set(range(1, GAMES + 1)))
+    assert history.photos(1) == []
+    assert "Lost:" not in history.notice
+    assert "Some photos could not be reached and may be lost" in history.notice
