@@ -63,12 +63,52 @@ _checked: set[Path] = set()
 # What happened to a damaged file, told by every GameHistory of that path in this process (the
 # damage may be found by a draft's save, which shows no notice).
 _notices: dict[Path, str] = {}
-# One salvage at a time: a second session finding the same damage waits, then sees the new file.
-_salvaging = threading.Lock()
 _OURS = {"id", "saved_at", "summary", "game_json"}  # the columns that make a file a history
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)  # the server's console: the details the user is spared
+
+
+class _Gate:
+    """Any number of connections at once, or one salvage alone (in this process).
+
+    While a damaged file is renamed aside and its games copied, no other session may use the
+    path: it would create an empty history there, and a game saved into it would be replaced by
+    the salvaged file. A second session that found the same damage waits, then sees the new file.
+    """
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._connections = 0
+        self._salvaging = False
+
+    @contextmanager
+    def connection(self) -> Iterator[None]:
+        with self._changed:
+            self._changed.wait_for(lambda: not self._salvaging)
+            self._connections += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._connections -= 1
+                self._changed.notify_all()
+
+    @contextmanager
+    def salvage(self) -> Iterator[None]:
+        with self._changed:
+            self._changed.wait_for(lambda: not self._salvaging)
+            self._salvaging = True
+            self._changed.wait_for(lambda: self._connections == 0)
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._salvaging = False
+                self._changed.notify_all()
+
+
+_gate = _Gate()
 
 
 class HistoryError(Exception):
@@ -257,17 +297,22 @@ class GameHistory:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        """A connection that commits on success and is always closed (``with db`` only commits)."""
+        """A connection that commits on success and is always closed (``with db`` only commits).
+
+        Never opened inside another one: a salvage waiting for the first would wait forever."""
+        with _gate.connection():
+            db = self._open()
+            try:
+                with db:
+                    yield db
+            finally:
+                db.close()
+
+    def _open(self) -> sqlite3.Connection:
         if self.read_only_folder:  # no journal can be made: read the file as it is
             address = f"file:{quote(str(self.path.resolve()))}?immutable=1"
-            db = sqlite3.connect(address, uri=True, timeout=BUSY_TIMEOUT_S)
-        else:
-            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
-        try:
-            with db:
-                yield db
-        finally:
-            db.close()
+            return sqlite3.connect(address, uri=True, timeout=BUSY_TIMEOUT_S)
+        return sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
 
     def _run(self, work: Callable[[sqlite3.Connection], T], action: str = "open the history") -> T:
         """``work`` in a transaction; retried while locked, a damaged file salvaged once."""
@@ -297,7 +342,7 @@ class GameHistory:
     def _salvage(self, err: sqlite3.DatabaseError) -> None:
         """Rename the damaged file (and its WAL files) aside, so that it is never written to
         again, and carry every game SQLite can still read from it into a new file."""
-        with _salvaging:
+        with _gate.salvage():
             if not self._still_damaged():
                 return  # another session salvaged it while this one waited
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
@@ -328,11 +373,14 @@ class GameHistory:
             log.warning("history %s: %s", self.path, _notices[self.path])
 
     def _still_damaged(self) -> bool:
+        """Whether the file at the path is (still) damaged; inside the salvage, so not gated."""
+        db = self._open()
         try:
-            with self._connect() as db:
-                return db.execute("PRAGMA quick_check(1)").fetchone() != ("ok",)
+            return db.execute("PRAGMA quick_check(1)").fetchone() != ("ok",)
         except sqlite3.DatabaseError:
             return True
+        finally:
+            db.close()
 
     def _error(self, err: Exception, action: str) -> HistoryError:
         code = _code(err) if isinstance(err, sqlite3.Error) else None

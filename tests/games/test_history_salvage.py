@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,27 @@ def test_a_damaged_root_page_of_the_photos_loses_the_photos_not_the_games(saved)
     assert history.photos(1) == []
     assert "Lost:" not in history.notice
     assert "Some photos could not be reached and may be lost" in history.notice
+
+
+def test_sessions_finding_the_damage_together_salvage_it_once(saved):
+    leaves = _pages(saved, "games", "leaf")
+    _overwrite(saved, leaves[len(leaves) // 2])
+    readable = _readable_by_plain_sqlite(saved)
+    results, errors = [], []
+
+    def session() -> None:
+        try:
+            history = GameHistory(saved)
+            results.append(({g.id for g in history.list()}, history.notice))
+        except Exception as err:  # collected: the test reports them all
+            errors.append(err)
+
+    threads = [threading.Thread(target=session) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(list(saved.parent.glob("games.db.damaged-*[0-9]"))) == 1
+    # Every session saw the salvaged games, none an empty file made while the salvage ran.
+    assert all(ids == readable and "Lost: games" in notice for ids, notice in results)
