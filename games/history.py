@@ -340,37 +340,37 @@ class GameHistory:
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _salvage(self, err: sqlite3.DatabaseError) -> None:
-        """Rename the damaged file (and its WAL files) aside, so that it is never written to
-        again, and carry every game SQLite can still read from it into a new file."""
+        """Carry every game SQLite can still read into a new file, then rename the damaged file
+        (and its WAL files) aside, so that it is never written to again, and put the new one in
+        its place. Salvaging first keeps the time without a file at the path short."""
         with _gate.salvage():
             if not self._still_damaged():
                 return  # another session salvaged it while this one waited
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            new = self.path.with_name(f"{self.path.name}.salvaging-{stamp}")
+            try:
+                result = salvage(self.path, new)
+            except (sqlite3.Error, OSError) as salvage_err:
+                log.warning("history %s: salvage failed: %r", self.path, salvage_err)
+                new.unlink(missing_ok=True)
+                result = Salvaged(readable=False)
             aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
             try:
                 for suffix in ("", "-wal", "-shm"):
                     part = Path(f"{self.path}{suffix}")
                     if part.exists():
                         part.rename(f"{aside}{suffix}")
+                if new.exists():
+                    new.replace(self.path)
             except OSError as move_err:
+                new.unlink(missing_ok=True)
                 raise HistoryError(
                     f"The history file {self.path} is damaged and cannot be moved aside "
                     f"({_reason(move_err)}): move or delete it yourself {_OTHER_SETTING}."
                 ) from None
             _checked.discard(self.path)
-            log.warning("history %s is damaged (%s): kept aside as %s", self.path, err, aside)
-            if not aside.exists():
-                return  # there was no file (it went while this session used it)
-            new = self.path.with_name(f"{self.path.name}.salvaging-{stamp}")
-            try:
-                result = salvage(aside, new)
-                new.replace(self.path)
-            except (sqlite3.Error, OSError) as salvage_err:
-                log.warning("history %s: salvage failed: %r", self.path, salvage_err)
-                new.unlink(missing_ok=True)
-                result = Salvaged(readable=False)
             _notices[self.path] = _salvage_notice(aside.name, result)
-            log.warning("history %s: %s", self.path, _notices[self.path])
+            log.warning("history %s was damaged (%s): %s", self.path, err, _notices[self.path])
 
     def _still_damaged(self) -> bool:
         """Whether the file at the path is (still) damaged; inside the salvage, so not gated."""
