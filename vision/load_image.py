@@ -18,7 +18,7 @@ import tempfile
 import threading
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import cv2
@@ -228,11 +228,13 @@ def _libjpeg_messages() -> Iterator[list[str]]:
     was written meanwhile (another thread's log line) is passed on to stderr afterwards.
     """
     messages: list[str] = []
-    with _STDERR_CAPTURE, tempfile.TemporaryFile() as captured:
+    with _STDERR_CAPTURE, ExitStack() as cleanup:
         try:
-            sys.stderr.flush()
+            if sys.stderr is not None:
+                sys.stderr.flush()
+            captured = cleanup.enter_context(tempfile.TemporaryFile())
             saved = os.dup(2)
-        except (OSError, ValueError, AttributeError):  # no stderr at all: nothing can leak
+        except (OSError, ValueError):  # no stderr, or no temporary file: decode uncaptured
             yield messages
             return
         os.dup2(captured.fileno(), 2)
