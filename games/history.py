@@ -7,9 +7,13 @@ of its kingdoms (JPEG) when they came from photos; its scores are recomputed whe
 from the same boards and rules, so it shows exactly as it was.
 
 The history is an extra: anything wrong with its file (a folder, unwritable, read-only, locked,
-damaged) raises ``HistoryError`` with a sentence saying what is wrong and what to do, so the app
-says so and keeps scoring. A damaged file is never written to: it is renamed aside
-(``games.db.damaged-<time>``), a new history is started and ``notice`` says so.
+another program's database) raises ``HistoryError`` with a sentence saying what is wrong and what
+to do, so the app says so and keeps scoring. A damaged file is never written to: it is renamed
+aside (``games.db.damaged-<time>``), every game SQLite can still read is carried into a new file
+(``games.salvage``) and ``notice`` says how many, naming the games that were lost. In a folder that
+cannot be written to (SQLite keeps its journal beside the file) the games are listed and opened
+read-only, and ``notice`` says that saving needs the folder writable. docs/reliability.md has
+the details.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import json
 import logging
 import os
 import sqlite3
+import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -25,8 +31,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import quote
 
 from games.model import Game, GameError, game_from_dict, game_to_dict
+from games.salvage import Salvaged, salvage
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -52,13 +60,63 @@ _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 _OTHER_SETTING = "or set KINGDOMINO_DB to another file"
 # Files checked for damage in this process (the check reads the whole file, so once per file).
 _checked: set[Path] = set()
+# What happened to a damaged file, told by every GameHistory of that path in this process (the
+# damage may be found by a draft's save, which shows no notice).
+_notices: dict[Path, str] = {}
+_OURS = {"id", "saved_at", "summary", "game_json"}  # the columns that make a file a history
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)  # the server's console: the details the user is spared
 
 
+class _Gate:
+    """Any number of connections at once, or one salvage alone (in this process).
+
+    While a damaged file is renamed aside and its games copied, no other session may use the
+    path: it would create an empty history there, and a game saved into it would be replaced by
+    the salvaged file. A second session that found the same damage waits, then sees the new file.
+    """
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._connections = 0
+        self._salvaging = False
+
+    @contextmanager
+    def connection(self) -> Iterator[None]:
+        with self._changed:
+            self._changed.wait_for(lambda: not self._salvaging)
+            self._connections += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._connections -= 1
+                self._changed.notify_all()
+
+    @contextmanager
+    def salvage(self) -> Iterator[None]:
+        with self._changed:
+            self._changed.wait_for(lambda: not self._salvaging)
+            self._salvaging = True
+            self._changed.wait_for(lambda: self._connections == 0)
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._salvaging = False
+                self._changed.notify_all()
+
+
+_gate = _Gate()
+
+
 class HistoryError(Exception):
     """The history cannot be used as asked; the message says what is wrong and what to do."""
+
+
+class _Damaged(sqlite3.DatabaseError):
+    """``PRAGMA quick_check`` found damage (SQLite raises no error of its own for that)."""
 
 
 def default_db_path() -> Path:
@@ -83,9 +141,26 @@ class GameHistory:
 
     def __init__(self, path: Path | str | None = None):
         self.path = Path(path) if path is not None else default_db_path()
-        self.notice: str | None = None  # set when a damaged file was moved aside
         self._prepare_folder()
-        self._run(self._create)
+        # The folder cannot be written to, though the file can be read: list and open only.
+        self.read_only_folder = False
+        try:
+            self._run(self._create)
+        except HistoryError:
+            if not self._folder_unwritable():
+                raise
+            self.read_only_folder = True
+            self._run(self._create)
+
+    @property
+    def notice(self) -> str | None:
+        """A sentence the user should read: what became of a damaged file, or why saving is off."""
+        if self.read_only_folder:
+            return (
+                f"The saved games are shown read-only: saving needs the folder {self.path.parent} "
+                "to be writable (SQLite keeps a journal beside the history file)."
+            )
+        return _notices.get(self.path)
 
     # ---- the games ----------------------------------------------------------------------------
 
@@ -178,12 +253,23 @@ class GameHistory:
                 f"({_reason(err)}): create it yourself {_OTHER_SETTING}."
             ) from None
 
+    def _folder_unwritable(self) -> bool:
+        """Whether the history file exists but its folder refuses a new file (SQLite's journal)."""
+        if not self.path.is_file():
+            return False
+        try:
+            with tempfile.TemporaryFile(dir=self.path.parent):
+                return False
+        except OSError:
+            return True
+
     def _create(self, db: sqlite3.Connection) -> None:
         """The tables, and write-ahead logging (readers never wait for a writer)."""
         if self.path not in _checked:
-            result = db.execute("PRAGMA quick_check").fetchone()
-            if result is None or result[0] != "ok":
-                raise sqlite3.DatabaseError("database disk image is malformed")
+            self._check_ours(db)
+            problems = db.execute("PRAGMA quick_check(5)").fetchall()
+            if problems != [("ok",)]:
+                raise _Damaged("; ".join(str(row[0]) for row in problems))
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
@@ -193,19 +279,44 @@ class GameHistory:
             # A read-only file can still be listed and opened; saving says why it cannot.
         _checked.add(self.path)
 
+    def _check_ours(self, db: sqlite3.Connection) -> None:
+        """Refuse another program's SQLite file before anything is written to it."""
+        tables = [
+            name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        if not tables:
+            return  # a new, empty file: ours from now on
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+        if not columns >= _OURS:
+            shown = ", ".join(sorted(t for t in tables if not t.startswith("sqlite_"))[:5])
+            raise HistoryError(
+                f"The file {self.path} is not a Kingdomino history: it is another program's "
+                f"database (with tables {shown}), and it was left untouched. Set KINGDOMINO_DB to "
+                "another file (a path ending in .db)."
+            )
+
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        """A connection that commits on success and is always closed (``with db`` only commits)."""
-        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
-        try:
-            with db:
-                yield db
-        finally:
-            db.close()
+        """A connection that commits on success and is always closed (``with db`` only commits).
+
+        Never opened inside another one: a salvage waiting for the first would wait forever."""
+        with _gate.connection():
+            db = self._open()
+            try:
+                with db:
+                    yield db
+            finally:
+                db.close()
+
+    def _open(self) -> sqlite3.Connection:
+        if self.read_only_folder:  # no journal can be made: read the file as it is
+            address = f"file:{quote(str(self.path.resolve()))}?immutable=1"
+            return sqlite3.connect(address, uri=True, timeout=BUSY_TIMEOUT_S)
+        return sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
 
     def _run(self, work: Callable[[sqlite3.Connection], T], action: str = "open the history") -> T:
-        """``work`` in a transaction; retried while locked, a damaged file moved aside once."""
-        moved_aside = False
+        """``work`` in a transaction; retried while locked, a damaged file salvaged once."""
+        salvaged = False
         for pause in (*RETRY_PAUSES_S, None):
             try:
                 with self._connect() as db:
@@ -215,10 +326,11 @@ class GameHistory:
                 if code in _BUSY and pause is not None:
                     time.sleep(pause)  # another session is writing: give it a moment
                     continue
-                if code in _CORRUPT and not moved_aside:
-                    self._move_aside()
-                    moved_aside = True
-                    self._run(self._create)  # a fresh file, then ``work`` again
+                damaged = isinstance(err, _Damaged) or code in _CORRUPT
+                if damaged and not salvaged and not self.read_only_folder:
+                    self._salvage(err)
+                    salvaged = True
+                    self._run(self._create)  # the new file, then ``work`` again
                     continue
                 log.warning("history %s: %s failed: %r", self.path, action, err)
                 raise self._error(err, action) from None
@@ -227,31 +339,57 @@ class GameHistory:
                 raise self._error(err, action) from None
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def _move_aside(self) -> None:
-        """Rename a damaged file (and its WAL files) so that it is never written to again."""
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+    def _salvage(self, err: sqlite3.DatabaseError) -> None:
+        """Carry every game SQLite can still read into a new file, then rename the damaged file
+        (and its WAL files) aside, so that it is never written to again, and put the new one in
+        its place. Salvaging first keeps the time without a file at the path short."""
+        with _gate.salvage():
+            if not self._still_damaged():
+                return  # another session salvaged it while this one waited
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            new = self.path.with_name(f"{self.path.name}.salvaging-{stamp}")
+            try:
+                result = salvage(self.path, new)
+            except (sqlite3.Error, OSError) as salvage_err:
+                log.warning("history %s: salvage failed: %r", self.path, salvage_err)
+                new.unlink(missing_ok=True)
+                result = Salvaged(readable=False)
+            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+            try:
+                for suffix in ("", "-wal", "-shm"):
+                    part = Path(f"{self.path}{suffix}")
+                    if part.exists():
+                        part.rename(f"{aside}{suffix}")
+                if new.exists():
+                    new.replace(self.path)
+            except OSError as move_err:
+                new.unlink(missing_ok=True)
+                raise HistoryError(
+                    f"The history file {self.path} is damaged and cannot be moved aside "
+                    f"({_reason(move_err)}): move or delete it yourself {_OTHER_SETTING}."
+                ) from None
+            _checked.discard(self.path)
+            _notices[self.path] = _salvage_notice(aside.name, result)
+            log.warning("history %s was damaged (%s): %s", self.path, err, _notices[self.path])
+
+    def _still_damaged(self) -> bool:
+        """Whether the file at the path is (still) damaged; inside the salvage, so not gated."""
+        db = self._open()
         try:
-            for suffix in ("", "-wal", "-shm"):
-                part = Path(f"{self.path}{suffix}")
-                if part.exists():
-                    part.rename(f"{aside}{suffix}")
-        except FileNotFoundError:
-            pass  # another session moved it aside first
-        except OSError as err:
-            raise HistoryError(
-                f"The history file {self.path} is damaged and cannot be moved aside "
-                f"({_reason(err)}): move or delete it yourself {_OTHER_SETTING}."
-            ) from None
-        _checked.discard(self.path)
-        log.warning("history %s is damaged: kept aside as %s, a new one started", self.path, aside)
-        self.notice = (
-            f"The history file was damaged, so it was kept aside as {aside.name} (never written "
-            "to again) and a new, empty history was started."
-        )
+            return db.execute("PRAGMA quick_check(1)").fetchone() != ("ok",)
+        except sqlite3.DatabaseError:
+            return True
+        finally:
+            db.close()
 
     def _error(self, err: Exception, action: str) -> HistoryError:
         code = _code(err) if isinstance(err, sqlite3.Error) else None
+        if self.read_only_folder:
+            return HistoryError(
+                f"Could not {action}: saving needs the folder {self.path.parent} to be writable "
+                "(SQLite keeps a journal beside the history file). Make it writable "
+                f"{_OTHER_SETTING}; the saved games can still be opened."
+            )
         if code == sqlite3.SQLITE_READONLY:
             return HistoryError(
                 f"Could not {action}: the history file {self.path} is read-only. Make it "
@@ -278,6 +416,70 @@ class GameHistory:
         return HistoryError(
             f"Could not {action} in the history file {self.path} ({_reason(err)}). Try again."
         )
+
+
+def _salvage_notice(aside: str, result: Salvaged) -> str:
+    """What the user is told about a salvaged file: how many games came through, which did not."""
+    if not result.readable:
+        return (
+            f"The history file was damaged beyond reading, so it was kept aside as {aside} "
+            "(never written to again) and a new, empty history was started."
+        )
+    parts = [
+        f"The history file was damaged: {_count(result.games, 'saved game')} could still be "
+        f"read and {'was' if result.games == 1 else 'were'} recovered into a new file; the "
+        f"damaged one is kept aside as {aside} (never written to again)."
+    ]
+    if result.lost_games:
+        parts.append(f"Lost: {_lost_games_text(result)}.")
+    photos = [photo for photo in result.lost_photos if photo is None or photo[0] in result.saved_at]
+    if photos:
+        named = [f"{player}'s in game {game}" for game, player in filter(None, photos)][:5]
+        parts.append(
+            f"{_count(len(photos), 'photo')} could not be read"
+            + (f" ({', '.join(named)})" if named else "")
+            + "; those games open without them."
+        )
+    if "games" in result.cut_short:
+        parts.append("Games saved after the last one recovered may be lost too.")
+    if "photos" in result.cut_short:
+        parts.append("Some photos could not be reached and may be lost; games open without them.")
+    if result.lost_rows or set(result.cut_short) - {"games", "photos"}:
+        parts.append("Part of the games in progress could not be read either.")
+    return " ".join(parts)
+
+
+def _lost_games_text(result: Salvaged) -> str:
+    """The lost games by number, each run with when it was saved (between its readable
+    neighbours), e.g. 'games 41 to 47 (saved between 2026-03-02 10:04 and 2026-03-03 18:30)'."""
+    runs: list[list[int]] = []
+    for game_id in sorted(result.lost_games):
+        if runs and game_id == runs[-1][-1] + 1:
+            runs[-1].append(game_id)
+        else:
+            runs.append([game_id])
+    texts = []
+    for run in runs[:5]:
+        before = [result.saved_at[i] for i in result.saved_at if i < run[0]]
+        after = [result.saved_at[i] for i in result.saved_at if i > run[-1]]
+        numbers = f"game {run[0]}" if len(run) == 1 else f"games {run[0]} to {run[-1]}"
+        when = []
+        if before:
+            when.append(f"after {_short_time(max(before))}")
+        if after:
+            when.append(f"before {_short_time(min(after))}")
+        texts.append(f"{numbers} (saved {' and '.join(when)})" if when else numbers)
+    if len(runs) > 5:
+        texts.append(f"{_count(sum(map(len, runs[5:])), 'more game')}")
+    return ", ".join(texts)
+
+
+def _short_time(saved_at: str) -> str:
+    return _when(saved_at).strftime("%Y-%m-%d %H:%M")
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def _code(err: sqlite3.Error) -> int | None:

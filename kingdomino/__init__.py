@@ -1,1 +1,2 @@
-"""The ``kingdomino`` command line (``kingdomino.cli``); ``python -m kingdomino`` runs it too."""
+"""The ``kingdomino`` command line: ``cli`` parses the arguments and runs one of ``commands``,
+which read their inputs through ``inputs``. ``python -m kingdomino`` runs it too."""

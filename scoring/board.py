@@ -204,6 +204,8 @@ def parse_board(text: str) -> Board:
     stripped = text.strip()
     if stripped.startswith(("[", "{")):
         return board_from_json(stripped)
+    if "\n" not in stripped:
+        _refuse_json_scalar(stripped)
     rows: list[list[str]] = []
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
@@ -241,6 +243,18 @@ def board_from_json(data: str | list | dict) -> Board:
                 "each row must be a string like 'W1 F0 C L0 .' or a list of tokens", row=r
             )
     return _board_from_tokens(rows)
+
+
+def _refuse_json_scalar(line: str) -> None:
+    """``null``, ``42``, ``"..."``: JSON, but no board (not a one-row board of one token)."""
+    try:
+        value = json.loads(line)
+    except ValueError:  # not JSON (a row of tokens), or a number too long: read as text
+        return
+    raise BoardError(
+        f"the JSON holds no board (it is {json.dumps(value)[:40]}); a JSON board is a list of"
+        ' rows, e.g. ["W1 F0 C L0 .", ...]'
+    )
 
 
 def _check_length(text: str) -> None:

@@ -18,7 +18,9 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import resource
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -91,6 +93,7 @@ def board_files() -> dict[str, bytes]:
         "fullwidth-digit.txt": BOARD.replace("L1", "L１", 1).encode(),
         "long-s.txt": BOARD.replace("S1", "ſ1", 1).encode(),
         "json-null.json": b"null",
+        "json-42.json": b"42",
         "json-string.json": b'"L1 L0"',
         "json-grid-number.json": b'{"grid": 5}',
         "json-rows-numbers.json": b"[[1, 2, 3, 4, 5]] ",
@@ -112,6 +115,7 @@ def image_files() -> dict[str, bytes]:
     wood = np.clip(wood + (np.sin(np.arange(1600) / 7) * 12)[None, :, None], 0, 255)
     white = np.full((1200, 1600, 3), 255, np.uint8)
     sample = SAMPLE.read_bytes()
+    grey_sample = cv2.cvtColor(cv2.imread(str(SAMPLE)), cv2.COLOR_BGR2GRAY)
     return {
         "empty.jpg": b"",
         "truncated.jpg": sample[: len(sample) // 3],
@@ -127,6 +131,7 @@ def image_files() -> dict[str, bytes]:
         "white-16bit.png": _encode(np.full((600, 800, 3), 65535, np.uint16), ".png"),
         "white-rgba.png": _encode(np.full((600, 800, 4), 255, np.uint8), ".png"),
         "grey.bmp": _encode(np.full((600, 800), 128, np.uint8), ".bmp"),
+        "black-and-white.jpg": _encode(grey_sample, ".jpg"),
         "noise.tiff": _encode(rng.integers(0, 256, (400, 400, 3), dtype=np.uint8), ".tiff"),
         "tiny-1x1.png": _encode(np.zeros((1, 1, 3), np.uint8), ".png"),
         "thin-1x5000.png": _encode(np.zeros((1, 5000, 3), np.uint8), ".png"),
@@ -271,6 +276,12 @@ def cli_cases(folder: Path) -> list[tuple[str, str, Callable[[], str]]]:
 
         cases.append(("CLI special files", name, check))
 
+    def corrupt_jpeg(path: Path) -> None:  # lost scan data: libjpeg itself writes to stderr
+        data = bytearray(SAMPLE.read_bytes())
+        data[len(data) // 2 : len(data) // 2 + 4000] = bytes(4000)
+        path.write_bytes(bytes(data))
+
+    special("corrupt-scan.jpg", corrupt_jpeg)
     special("fifo", os.mkfifo)
     special("fifo.png", os.mkfifo)
     special("a-directory", lambda p: p.mkdir())
@@ -279,6 +290,34 @@ def cli_cases(folder: Path) -> list[tuple[str, str, Callable[[], str]]]:
     cases.append(
         ("CLI special files", "/dev/zero", lambda: refused(*run_cli(["score", "/dev/zero"])))
     )
+
+    def read_folder() -> str:
+        status, out, err, caught = run_cli(["read", str(folder)])
+        problem = refused(status, out, err, caught)
+        return problem or ("" if "is a folder" in err else f"said {err[:120]!r}")
+
+    cases.append(("CLI special files", "read a folder", read_folder))
+
+    def stdin_closed() -> str:
+        done = subprocess.run(
+            ["sh", "-c", 'exec "$0" -m kingdomino score - <&-', sys.executable],
+            capture_output=True,
+            timeout=HANG_LIMIT_S,
+            cwd=REPO,
+        )
+        return refused(done.returncode, done.stdout.decode(), done.stderr.decode(), [])
+
+    cases.append(("CLI stdin", "closed (<&-)", stdin_closed))
+
+    def big_photo_on_stdin() -> str:  # a control: a phone-sized photo over 1 MB is scored
+        image = cv2.resize(cv2.imread(str(SAMPLE)), None, fx=2.5, fy=2.5)
+        data = _encode(image, ".jpg", cv2.IMWRITE_JPEG_QUALITY, 97)
+        status, out, err, caught = run_cli(["score", "-"], stdin=data)
+        if len(data) <= 1_000_000:
+            return "the photo is not over 1 MB"
+        return "" if status == 0 and "Total:" in out and not caught else f"exit {status} {err!r}"
+
+    cases.append(("CLI stdin", "photo over 1 MB (control)", big_photo_on_stdin))
     return cases
 
 
@@ -344,7 +383,12 @@ def app_cases(folder: Path) -> list[tuple[str, str, Callable[[], str]]]:
                 return "exception"
             shown = [m.value for m in at.markdown] + [t.label for t in at.tabs]
             shown += [m.label for m in at.metric] + [i.value for i in at.info]
-            return "unescaped" if any("](" in s for s in shown) else page_problem(at)
+            if any("](" in s for s in shown):
+                return "unescaped"
+            # Streamlit draws :smile: and :material/home: as emoji and icons, escaped or not.
+            if any(re.search(r":[\w+/-]+\\?:", s.replace("\\", "")) for s in shown):
+                return "a shortcode would be drawn as an icon"
+            return page_problem(at)
 
         return check
 
@@ -360,6 +404,8 @@ def app_cases(folder: Path) -> list[tuple[str, str, Callable[[], str]]]:
         "ben@evil.example",
         "www.evil.example",
         "Anna\\",
+        "Anna :material/home:",
+        "Ben :smile:",
     ):
         cases.append(("app player names", name, name_case(name)))
 
@@ -424,12 +470,93 @@ def app_cases(folder: Path) -> list[tuple[str, str, Callable[[], str]]]:
         path.write_text("a file")
         return path / "games.db"
 
+    def another_programs(path: Path) -> Path:
+        path.mkdir()
+        with sqlite3.connect(path / "games.db") as db:
+            db.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
+        return path / "games.db"
+
     for name, make in {
         "garbage": garbage,
         "folder": a_folder,
         "parent-is-a-file": parent_file,
+        "another-programs-database": another_programs,
     }.items():
         cases.append(("app history faults", name, db_case(name, make)))
+
+    def damaged_page() -> str:
+        """30 saved games, a page of photos overwritten: the history opens with all 30."""
+        from games.history import GameHistory
+
+        path = folder / "damaged" / "games.db"
+        history = GameHistory(path)
+        for number in range(30):
+            history.save(game_of(number), f"game {number}", [{"Anna": os.urandom(6000)}])
+        with sqlite3.connect(path) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            photo_pages = db.execute(
+                "SELECT pageno FROM dbstat WHERE name = 'photos' AND pagetype = 'overflow'"
+            ).fetchall()
+        data = bytearray(path.read_bytes())
+        page = photo_pages[len(photo_pages) // 2][0] - 1  # a page in the middle of a photo
+        data[page * 4096 : (page + 1) * 4096] = os.urandom(4096)
+        path.write_bytes(bytes(data))
+        import games.history as history_module
+
+        history_module._checked.discard(path)  # as a new app process finds it
+        at = new_app(path)
+        at.switch_page("ui/history_page.py").run()
+        problem = page_problem(at)
+        if problem:
+            return problem
+        saved = [m for m in at.markdown if " · game " in m.value]
+        said = [w.value for w in at.warning if "recovered" in w.value]
+        return "" if len(saved) == 30 and said else f"{len(saved)} games listed, said {said}"
+
+    def game_of(number: int):
+        from games.editing import blank_board
+        from games.model import Game, GameSetup
+
+        return Game(GameSetup((f"Anna {number}", "Ben")), ((blank_board(5),) * 2,))
+
+    cases.append(("app history faults", "damaged-page", damaged_page))
+
+    def unwritable_folder() -> str:
+        """A writable history in a folder that is not: listed, and saving needs the folder."""
+        from games.history import GameHistory
+        from tests.games.test_history_faults import unwritable
+
+        path = folder / "locked" / "games.db"
+        GameHistory(path).save(game_of(1), "game 1")
+        import games.history as history_module
+
+        history_module._checked.discard(path)
+        with unwritable(path.parent):
+            at = new_app(path)
+            at.switch_page("ui/history_page.py").run()
+            problem = page_problem(at)
+        listed = [m for m in at.markdown if " · game 1" in m.value]
+        said = [w.value for w in at.warning if "saving needs the folder" in w.value]
+        return problem or ("" if listed and said else f"listed {len(listed)}, said {said}")
+
+    cases.append(("app history faults", "unwritable-folder", unwritable_folder))
+
+    def planted_draft() -> str:
+        os.environ["KINGDOMINO_DB"] = str(folder / "drafts.db")
+        at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+        at.query_params["draft"] = "ChosenByMe" + "x" * 22
+        at.run()
+        if page_problem(at):
+            return page_problem(at)
+        said = any("new address" in i.value for i in at.info)
+        text_box(at, 0).input(BOARD).run()
+        kept = at.query_params["draft"]
+        kept = kept if isinstance(kept, str) else kept[0]
+        if kept == "ChosenByMe" + "x" * 22:
+            return "the game was kept under the planted id"
+        return "" if said else "no notice"
+
+    cases.append(("app draft addresses", "made-up id", planted_draft))
     return cases
 
 

@@ -13,7 +13,7 @@ import sqlite3
 import numpy as np
 import streamlit as st
 
-from games.drafts import DraftStore, is_draft_id, new_draft_id
+from games.drafts import DraftStore, is_draft_id
 from games.editing import blank_board
 from games.history import HistoryError
 from scoring import Terrain, parse_board
@@ -52,14 +52,24 @@ def restore() -> None:
         return
     # The address names the draft; after a page switch it may not, but the session noted it.
     wanted = st.query_params.get(DRAFT_PARAM) or st.session_state.pop("draft_wanted", None)
-    draft_id = wanted if is_draft_id(wanted) else new_draft_id()
-    st.session_state["draft_id"] = draft_id
-    st.query_params[DRAFT_PARAM] = draft_id
     try:
-        found = DraftStore().load(draft_id) if wanted == draft_id else None
+        store = DraftStore()
+        # Only a stored draft is opened: a made-up id, or one issued but never used, is never
+        # taken over, so nothing can be planted at an address (games.drafts).
+        found = store.load(wanted) if is_draft_id(wanted) else None
+        draft_id = wanted if found is not None else store.new_id()
+        made_up = wanted is not None and found is None and not store.issued(wanted)
     except (HistoryError, sqlite3.Error) as err:
         _unavailable(err)
         return
+    st.session_state["draft_id"] = draft_id
+    st.query_params[DRAFT_PARAM] = draft_id
+    if made_up:
+        st.info(
+            "That address held no game in progress of this app, so a new game was started at a "
+            "new address.",
+            icon=":material/info:",
+        )
     if found is not None:
         try:
             _apply(*found)
@@ -110,6 +120,9 @@ def save() -> None:
 
     try:
         store = DraftStore()
+        if not store.can_hold(draft_id):  # the file was replaced (a damaged one set aside)
+            draft_id = store.new_id()
+            st.session_state["draft_id"] = st.query_params[DRAFT_PARAM] = draft_id
         stored = store.stored_images(draft_id)
         new = {k: jpeg_bytes(image, quality=90) for k, image in arrays.items() if k not in stored}
         store.save(draft_id, snapshot, new)

@@ -13,7 +13,12 @@ from __future__ import annotations
 
 import io
 import os
+import sys
+import tempfile
+import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import cv2
@@ -30,6 +35,12 @@ _REDUCED_JPEG = {
     8: cv2.IMREAD_REDUCED_COLOR_8,
 }
 _HEIF_BRANDS = (b"ftypheic", b"ftypheix", b"ftypheim", b"ftypheis", b"ftypmif1", b"ftypmsf1")
+
+# libjpeg's warnings that part of the scan is missing or garbled (its "extraneous bytes" warning
+# loses nothing), and the start of any line libjpeg writes while decoding.
+_LOST_DATA = ("Corrupt JPEG data", "Premature end of JPEG file")
+_LIBJPEG = (*_LOST_DATA, "Invalid SOS parameters", "Inconsistent progression", "Warning:")
+_STDERR_CAPTURE = threading.Lock()
 
 # JPEG markers that start a frame (SOF0-SOF15 except DHT, JPG and DAC): they carry the size.
 _SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
@@ -55,7 +66,7 @@ def load_image(
     size = _jpeg_size(data)
     if size is not None and _complete_jpeg(data):
         _check_size(name, *size)
-        bgr = _decode_jpeg(data, *size, long_side)
+        bgr = _decode_jpeg(name, data, *size, long_side)
         if bgr is not None:
             return bgr
     if data[4:12] in _HEIF_BRANDS:
@@ -185,19 +196,59 @@ def _complete_jpeg(data: bytes) -> bool:
     return data.rfind(b"\xff\xd9") > data.rfind(b"\xff\xda") > 0
 
 
-def _decode_jpeg(data: bytes, width: int, height: int, long_side: int | None) -> np.ndarray | None:
+def _decode_jpeg(
+    name: str, data: bytes, width: int, height: int, long_side: int | None
+) -> np.ndarray | None:
     """BGR pixels of a JPEG decoded by OpenCV at the coarsest 1/2^k scale keeping ``long_side``.
 
-    OpenCV applies the EXIF orientation itself. None when OpenCV cannot decode it.
+    OpenCV applies the EXIF orientation itself. None when OpenCV cannot decode it; ``ImageError``
+    when libjpeg found part of the picture missing (OpenCV would fill it with grey).
     """
     factor = 1
     if long_side:
         while factor < 8 and max(width, height) / (2 * factor) >= long_side:
             factor *= 2
-    bgr = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_JPEG[factor])
+    with _libjpeg_messages() as messages:
+        bgr = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_JPEG[factor])
+    lost = [m for m in messages if m.startswith(_LOST_DATA) and "extraneous bytes" not in m]
+    if lost:
+        raise ImageError(f"{name} is damaged ({lost[0]}): take or export the photo again")
     if bgr is None or bgr.ndim != 3 or bgr.shape[2] != 3:
         return None
     return bgr
+
+
+@contextmanager
+def _libjpeg_messages() -> Iterator[list[str]]:
+    """libjpeg's warnings while decoding, in the list (filled when the block ends), instead of
+    on the process's stderr: OpenCV leaves libjpeg's default handler, which writes them straight
+    to file descriptor 2, where the CLI's one-line errors and the server's log are.
+
+    File descriptor 2 is shared by every thread, so one capture runs at a time, and whatever else
+    was written meanwhile (another thread's log line) is passed on to stderr afterwards.
+    """
+    messages: list[str] = []
+    with _STDERR_CAPTURE, ExitStack() as cleanup:
+        try:
+            if sys.stderr is not None:
+                sys.stderr.flush()
+            captured = cleanup.enter_context(tempfile.TemporaryFile())
+            saved = os.dup(2)
+        except (OSError, ValueError):  # no stderr, or no temporary file: decode uncaptured
+            yield messages
+            return
+        os.dup2(captured.fileno(), 2)
+        try:
+            yield messages
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        captured.seek(0)
+        others = []
+        for line in captured.read().decode(errors="replace").splitlines(keepends=True):
+            (messages if line.startswith(_LIBJPEG) else others).append(line.strip())
+        if others:
+            os.write(2, ("\n".join(others) + "\n").encode())
 
 
 def _register_heif() -> None:

@@ -45,6 +45,8 @@ from vision.holes import hole_grid, judge_holes, open_side_warnings, open_sides,
 from vision.load_image import ImageError, load_image, long_side
 from vision.rectify import straighten
 
+# Below this difference between a pixel's channels (in 99% of the picture) a photo is grey.
+GREY_CHROMA = 12
 ImageSource = str | Path | bytes | bytearray | np.ndarray
 
 __all__ = [
@@ -115,6 +117,22 @@ def decode(source: ImageSource, full_resolution: bool = False) -> np.ndarray:
     return image
 
 
+def check_colour(image: np.ndarray, name: str) -> None:
+    """Refuse a black-and-white photo (``ImageError``): terrains are told apart by colour.
+
+    A grey picture's channels differ by a few levels at most (JPEG's rounding); a colour photo
+    of a kingdom has parts differing by well over a hundred. A blank frame (no picture at all)
+    is left to the board finder, which says that nothing stands out.
+    """
+    small = cv2.resize(image, (160, max(1, 160 * image.shape[0] // image.shape[1])))
+    chroma = small.max(axis=2).astype(np.int16) - small.min(axis=2)
+    if np.percentile(chroma, 99) < GREY_CHROMA and small.std() > 4:
+        raise ImageError(
+            f"{name} has no colour (it is black and white): the terrains are told apart by"
+            " their colours, so take the photo in colour"
+        )
+
+
 def locate(
     image: np.ndarray, size: int | None, corners: Sequence[Sequence[float]] | None
 ) -> BoardLocation | None:
@@ -145,6 +163,7 @@ def read_image(
     # Given corners are in the pixels of the image as given (a file's own upright pixels, as a
     # user reads them off the photo), so that image is not reduced.
     image = decode(source, full_resolution=corners is not None)
+    check_colour(image, describe(source))
     location = locate(image, size, corners)
     return _read_at(source, image, location, size)
 
@@ -308,6 +327,7 @@ def read_table(source: ImageSource, size: int | None = None) -> TableReading:
     if size is not None and size not in SIZES:
         raise ValueError(f"size must be 5 or 7, got {size!r}")
     image = decode(source)
+    check_colour(image, describe(source))
     photo_scale = 1.0
     if not isinstance(source, np.ndarray):
         photo_scale = long_side(source) / max(image.shape[:2])

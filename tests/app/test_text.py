@@ -58,3 +58,12 @@ def test_any_text_renders_as_typed(text):
     assert _every_special_is_escaped(escaped)
     one_line = re.sub(r"[\r\n\u2028\u2029\x0b\x0c\x85]+", " ", text)
     assert _unescape(escaped) == one_line.replace(WORD_JOINER, "")
+
+
+def test_icon_and_emoji_shortcodes_are_broken_by_an_invisible_word_joiner():
+    """Streamlit draws :material/home: and :smile: after parsing Markdown, escaped or not."""
+    for name in ("Anna :material/home:", "Ben :smile:", ":+1:", "x:heart:y"):
+        escaped = escape_markdown(name)
+        assert not re.search(r":[\w+/-]+(?:\\)?:", escaped.replace("\\", "")), escaped
+        assert _unescape(escaped) == name
+    assert escape_markdown("Anna: 3 wins") == "Anna\\: 3 wins"  # a colon alone is left alone

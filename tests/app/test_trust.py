@@ -200,6 +200,10 @@ def test_an_unknown_draft_in_the_url_starts_a_fresh_game(tmp_path, monkeypatch):
     at.run()
     assert not at.exception
     assert at.text_input(key="setup_name_0").value == "Player 1"
+    assert any("new game was started at a new address" in i.value for i in at.info)
+    given = at.query_params["draft"]
+    given = given if isinstance(given, str) else given[0]
+    assert given != "no-such-draft-here"  # nothing is kept at a made-up id
 
 
 # 5.–8. Editing that matches what the app says -------------------------------------------------

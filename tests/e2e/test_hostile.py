@@ -45,3 +45,26 @@ def test_names_that_are_markdown_show_literally_and_load_nothing(page):
     expect(page.locator("a[href*='127.0.0.1:9/']")).to_have_count(0)
     expect(page.locator("img[src*='127.0.0.1:9/']")).to_have_count(0)
     assert not [url for url in requests if "127.0.0.1:9/" in url or "evil.example" in url]
+
+
+ICON_NAME = "Anna :material/home:"
+EMOJI_NAME = "Ben :smile:"
+# As shown: an invisible word joiner after each colon that could start a shortcode (ui.text).
+SHOWN_ICON = "Anna :\u2060material/home:"
+SHOWN_EMOJI = "Ben :\u2060smile:"
+
+
+def test_icon_and_emoji_shortcodes_in_names_show_as_typed(page):
+    _name(page, 0, ICON_NAME)
+    _name(page, 1, EMOJI_NAME)
+    enter_board_text(page, 0, BOARD_51)
+    expect(total_of(page, SHOWN_ICON)).to_contain_text("51", timeout=20_000)
+    show_kingdom(page, SHOWN_EMOJI)
+    enter_board_text(page, 1, WHEAT_24)
+    winner = page.get_by_role("heading").filter(has_text="wins this game").first
+    expect(winner).to_contain_text(f"{SHOWN_ICON} wins this game")
+    expect(total_of(page, SHOWN_EMOJI)).to_be_attached()
+    # No name became an icon or an emoji anywhere on the page.
+    icons = page.get_by_test_id("stIconMaterial").filter(has_text="home")
+    expect(icons).to_have_count(0)
+    expect(page.get_by_text("\N{SMILING FACE WITH OPEN MOUTH AND SMILING EYES}")).to_have_count(0)

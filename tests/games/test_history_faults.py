@@ -109,6 +109,40 @@ def test_an_unwritable_folder_says_so(tmp_path):
     assert "KINGDOMINO_DB" in str(err.value)
 
 
+def test_an_unwritable_folder_around_a_writable_file_lists_read_only(tmp_path):
+    """SQLite writes its journal beside the file: the games are listed and opened, and saving
+    says that the folder is what must be writable."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    path = folder / "games.db"
+    saved = _saved_history(path, games=2)
+    first = saved.list()[-1].id
+    history_module._checked.clear()
+    with unwritable(folder):
+        history = GameHistory(path)
+        assert [g.id for g in history.list()] == [first + 1, first]
+        assert history.load(first) == GAME
+        assert history.notice and "read-only" in history.notice and str(folder) in history.notice
+        with pytest.raises(HistoryError) as err:
+            history.save(GAME, "no")
+        assert f"saving needs the folder {folder} to be writable" in str(err.value)
+        assert "history file" not in str(err.value).split("(")[0]  # not blamed on the file
+    assert len(GameHistory(path).list()) == 2
+
+
+def test_another_programs_database_is_left_untouched(tmp_path):
+    path = tmp_path / "games.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE contacts (name TEXT, phone TEXT)")
+        db.execute("INSERT INTO contacts VALUES ('Anna', '123')")
+    before = path.read_bytes()
+    with pytest.raises(HistoryError) as err:
+        GameHistory(path)
+    assert "is not a Kingdomino history" in str(err.value) and "contacts" in str(err.value)
+    assert "Try again" not in str(err.value)
+    assert path.read_bytes() == before and list(tmp_path.iterdir()) == [path]
+
+
 def test_a_folder_path_through_a_file_says_so(tmp_path):
     (tmp_path / "afile").write_text("x")
     with pytest.raises(HistoryError, match="is a file, not a folder"):

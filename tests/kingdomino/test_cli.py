@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from kingdomino import cli as kingdomino_cli
 from kingdomino.cli import main
+from kingdomino.inputs import load_input
 from scoring import check_game, parse_board
+from vision import pipeline
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -138,7 +139,7 @@ def test_bad_inputs_exit_2_with_one_line_each_and_good_ones_are_still_scored(tmp
     errors = result.stderr.splitlines()
     assert len(errors) == 6
     assert errors[0].endswith("missing.txt: no such file")
-    assert "is a directory" in errors[1]
+    assert "is a folder, not a file" in errors[1]
     assert "not a board text file" in errors[2]
     assert "too big for a board file" in errors[3]
     assert "ragged.txt: row 4: has 4 cells but the board has 5 rows" in errors[4]
@@ -208,28 +209,24 @@ def test_console_script(board_file):
     assert result.returncode == 0 and json.loads(result.stdout)["total"] == 28
 
 
-def test_images_go_to_vision_when_it_can_read_them(tmp_path, monkeypatch, capsys):
+def test_images_go_to_vision(tmp_path, monkeypatch, capsys):
     photo = tmp_path / "kingdom.jpg"
     photo.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
-
-    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: None)
-    assert main(["score", str(photo)]) == 2
-    assert "reading images needs the vision package" in capsys.readouterr().err
 
     class FakeReading:
         board = parse_board(BOARD)
         warnings = ("crown count unsure at row 1, column 1",)
 
-    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: lambda source: FakeReading())
+    monkeypatch.setattr(pipeline, "read_image", lambda source, **_: FakeReading())
     assert main(["score", "--json", str(photo)]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["total"] == 28
     assert record["warnings"] == ["crown count unsure at row 1, column 1"]
 
-    def broken(source):
+    def broken(source, **_):
         raise RuntimeError("no model\nfile")
 
-    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: broken)
+    monkeypatch.setattr(pipeline, "read_image", broken)
     assert main(["score", str(photo)]) == 2
     assert capsys.readouterr().err.strip() == (
         f"kingdomino: {photo}: cannot read the image (no model file)"
@@ -244,18 +241,18 @@ def test_image_bytes_are_recognised_without_an_image_extension(tmp_path, monkeyp
     class FakeReading:
         board = parse_board(BOARD)
 
-    def reader(source):
+    def reader(source, **_):
         sources.append(source)
         return FakeReading()
 
-    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: reader)
-    board, reading = kingdomino_cli.load_input(str(png))
+    monkeypatch.setattr(pipeline, "read_image", reader)
+    board, reading = load_input(str(png))
     assert sources == [str(png)]
     assert board == FakeReading.board and isinstance(reading, FakeReading)
 
 
 def test_load_input_returns_board_and_no_reading_for_board_files(board_file):
-    board, reading = kingdomino_cli.load_input(str(board_file))
+    board, reading = load_input(str(board_file))
     assert board == parse_board(BOARD)
     assert reading is None
 
@@ -276,7 +273,7 @@ def test_rank_decodes_the_photos_of_one_game_together(tmp_path, monkeypatch, cap
     }
     for path in readings:
         Path(path).write_bytes(b"\xff\xd8\xff\xe0 a photo")
-    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: lambda source: readings[source])
+    monkeypatch.setattr(pipeline, "read_image", lambda source, **_: readings[source])
     typed = tmp_path / "cleo.txt"
     typed.write_text(BOARD)
     args = ["rank", "--json", *(f"{n}={p}" for n, p in zip("AB", readings, strict=True))]
@@ -312,7 +309,7 @@ def test_score_says_which_cells_of_a_photo_reading_to_check(tmp_path, monkeypatc
     }
     for name in readings:
         (tmp_path / name).write_bytes(b"\xff\xd8\xff\xe0 a photo")
-    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: lambda s: readings[Path(s).name])
+    monkeypatch.setattr(pipeline, "read_image", lambda s, **_: readings[Path(s).name])
     assert main(["score", str(tmp_path / "unsure.jpg")]) == 0
     assert "Provisional: check 1 cell (row 2, column 4)" in capsys.readouterr().out
     assert main(["score", str(tmp_path / "sure.jpg")]) == 0
@@ -330,7 +327,7 @@ def test_rank_names_the_winner_when_no_photo_cell_is_left_to_check(tmp_path, mon
     photo = tmp_path / "a.jpg"
     photo.write_bytes(b"\xff\xd8\xff\xe0 a photo")
     reading = Reading("a.jpg", np.zeros((500, 500, 3), np.uint8), CellReadings(*first_probs, 0.5))
-    monkeypatch.setattr(kingdomino_cli, "_image_reader", lambda: lambda source: reading)
+    monkeypatch.setattr(pipeline, "read_image", lambda source, **_: reading)
     typed = tmp_path / "cleo.txt"
     typed.write_text(BOARD)
     assert main(["rank", "--json", f"A={photo}", f"C={typed}"]) == 0

@@ -3,6 +3,7 @@ hang, a numpy warning or a made-up board; the other inputs of the call are still
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 from kingdomino.cli import main
+from tests.hostile_corpus import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_images" / "synthetic-scene-20.jpg"
@@ -171,3 +173,85 @@ def test_corners_around_plain_table_are_refused_and_say_use_corners(tmp_path, ca
     assert "no kingdom found" in captured.err
     assert " tap " not in captured.err  # the app's word; here the option is named instead
     assert "--corners" in captured.err
+
+
+def _big_photo(tmp_path: Path) -> Path:
+    """The sample kingdom as a 4000×2250 phone-sized JPEG: over the 1 MB a board file may hold."""
+    image = cv2.imread(str(SAMPLE))
+    big = cv2.resize(image, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)
+    path = tmp_path / "phone.jpg"
+    assert cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 97])
+    assert path.stat().st_size > 1_000_000
+    return path
+
+
+def test_a_photo_over_a_megabyte_is_read_whole_from_standard_input(tmp_path):
+    photo = _big_photo(tmp_path)
+    from_file = _run("score", "--json", str(photo))
+    from_stdin = _run("score", "--json", "-", stdin=photo.read_bytes())
+    assert from_stdin.returncode == 0, from_stdin.stderr.decode()
+    assert json.loads(from_stdin.stdout)["grid"] == json.loads(from_file.stdout)["grid"]
+
+
+def test_a_photo_over_the_limit_on_standard_input_is_refused_by_its_size(tmp_path, monkeypatch):
+    from vision import load_image
+
+    monkeypatch.setattr(load_image, "MAX_FILE_BYTES", 1_500_000)
+    photo = _big_photo(tmp_path)
+    data = photo.read_bytes() + b"\0" * 600_000  # bytes after the JPEG's end: still a JPEG
+    status, out, err, _ = run_cli(["score", "-"], stdin=data)
+    assert status == 2 and out == ""
+    _one_clean_line(err)
+    assert "over the 1 MB limit" in err
+
+
+def test_closed_standard_input_is_one_line_and_exit_2():
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$0" -m kingdomino score - <&-', sys.executable],
+        capture_output=True,
+        timeout=HANG_LIMIT_S,
+        cwd=REPO,
+    )
+    assert done.returncode == 2 and done.stdout == b""
+    stderr = done.stderr.decode()
+    _one_clean_line(stderr)
+    assert len(stderr.splitlines()) == 1 and "standard input is closed" in stderr
+
+
+def test_a_corrupt_jpeg_is_one_line_saying_it_is_damaged(tmp_path):
+    data = bytearray(SAMPLE.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 4000] = bytes(4000)  # scan data lost; the end-of-image marker kept
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(bytes(data))
+    done = _run("score", str(corrupt))
+    assert done.returncode == 2
+    stderr = done.stderr.decode()
+    _one_clean_line(stderr)  # libjpeg's own "Corrupt JPEG data: ..." line does not leak
+    assert len(stderr.splitlines()) == 1 and "is damaged" in stderr
+
+
+def test_a_grayscale_photo_is_told_it_has_no_colour(tmp_path, capsys):
+    grey = _image(tmp_path, "grey.jpg", cv2.cvtColor(cv2.imread(str(SAMPLE)), cv2.COLOR_BGR2GRAY))
+    for command in ("score", "read"):
+        assert main([command, str(grey)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        _one_clean_line(captured.err)
+        assert "no colour" in captured.err
+
+
+def test_read_on_a_folder_says_it_is_a_folder(tmp_path, capsys):
+    assert main(["read", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    _one_clean_line(err)
+    assert f"{tmp_path}: is a folder" in err and "pipe" not in err
+
+
+@pytest.mark.parametrize("content", ["null", "42"])
+def test_json_without_a_board_says_so(content):
+    done = _run("score", "-", stdin=content.encode())
+    assert done.returncode == 2
+    stderr = done.stderr.decode()
+    _one_clean_line(stderr)
+    assert "the JSON holds no board" in stderr and "row" not in stderr.split("(")[0]

@@ -113,6 +113,13 @@ def test_errors_say_where_and_how_to_fix(text, message):
         parse_board(text)
 
 
+@pytest.mark.parametrize("text", ["null", "42", " 3.5\n", "true", '"W1 F0 C L0 ."'])
+def test_json_that_is_not_a_list_or_object_holds_no_board(text):
+    """Not 'a one-row board': the text is JSON, and there is no board in it."""
+    with pytest.raises(BoardError, match="the JSON holds no board"):
+        parse_board(text)
+
+
 def test_error_carries_the_position():
     with pytest.raises(BoardError) as caught:
         parse_board(replace_token(1, 3, "X0"))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import os
 import struct
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +14,8 @@ from PIL import Image
 
 from vision import load_image as load_image_module
 from vision.load_image import ImageError, load_image
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_images" / "synthetic-scene-20.jpg"
 
 
 def _encoded(image: Image.Image, fmt: str, **options) -> bytes:
@@ -163,3 +167,21 @@ def test_the_long_side_is_the_files_own_whatever_its_orientation():
     assert load_image_module.long_side(turned) == 64
     assert load_image_module.upright_size(turned) == (48, 64)
     assert load_image_module.long_side(_encoded(_gradient(30, 70), "PNG")) == 70
+
+
+def test_a_jpeg_with_lost_scan_data_is_damaged_and_libjpeg_stays_quiet(capfd):
+    """libjpeg reports lost data on file descriptor 2 itself; that becomes our error instead."""
+    data = bytearray(SAMPLE.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 4000] = bytes(4000)  # lost scan data; the end-of-image marker kept
+    with pytest.raises(ImageError, match=r"is damaged \(Corrupt JPEG data"):
+        load_image(bytes(data))
+    assert capfd.readouterr().err == ""
+
+
+def test_other_output_during_a_decode_still_reaches_stderr(capfd):
+    """The capture takes libjpeg's lines only: a log line another thread writes meanwhile stays."""
+    with load_image_module._libjpeg_messages() as messages:
+        os.write(2, b"Corrupt JPEG data: premature end of data segment\nserver log line\n")
+    assert messages == ["Corrupt JPEG data: premature end of data segment"]
+    assert capfd.readouterr().err == "server log line\n"

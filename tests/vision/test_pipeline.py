@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
 from scoring.board import parse_board
 from vision.pipeline import ImageError, read_image
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_images" / "synthetic-scene-20.jpg"
 
 
 def test_reads_a_straightened_board_file(shared_dir):
@@ -127,3 +131,16 @@ def test_a_seven_by_seven_frame_with_a_ring_of_table_is_read_as_five_by_five(sha
     assert RING_OF_TABLE in reading.warnings and doubt not in reading.warnings
     asked = _read_at(photo, photo, seven, 7)
     assert asked.size == 7 and RING_OF_TABLE not in asked.warnings
+
+
+def test_a_black_and_white_photo_is_told_it_has_no_colour():
+    photo = cv2.imread(str(SAMPLE))
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    ok, jpeg = cv2.imencode(".jpg", grey)
+    for source in (grey, jpeg.tobytes()):
+        with pytest.raises(ImageError, match="has no colour"):
+            read_image(source)
+    assert read_image(photo).size == 5  # the same photo in colour is read
+    blank = np.full((600, 800, 3), 128, np.uint8)
+    with pytest.raises(ValueError, match="nothing stands out"):  # no picture: not "no colour"
+        read_image(blank)

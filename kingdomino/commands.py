@@ -1,0 +1,368 @@
+"""The ``kingdomino`` commands, ``score``, ``rank`` and ``read``: each takes the parsed arguments
+(``kingdomino.cli``), prints its results and returns the exit status."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from kingdomino.inputs import (
+    NOT_REGULAR,
+    InputError,
+    LoadedInput,
+    folder_advice,
+    is_image_file,
+    load_input,
+    read_photo,
+    read_table,
+)
+from scoring import Rules, Score, check_game, rank_players, score_board
+from scoring.words import count, where
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+def print_error(message: str) -> None:
+    """A bad input or argument: one ``kingdomino: ...`` line on stderr."""
+    print(f"kingdomino: {' '.join(message.split())}", file=sys.stderr)
+
+
+# ---- score ---------------------------------------------------------------------------------
+
+
+def _warnings(loaded: LoadedInput, score: Score) -> list[str]:
+    """The photo reader's warnings (if the board came from a photo), then the tile-set ones."""
+    return [*(getattr(loaded.reading, "warnings", None) or ()), *score.warnings]
+
+
+def _score_json(name: str, loaded: LoadedInput, score: Score) -> dict:
+    result = {"file": name, **score.to_dict(), "warnings": _warnings(loaded, score)}
+    cells = getattr(loaded.reading, "cells", None)  # an image: what vision read in each cell
+    if cells is not None:
+        result["cells"] = cells.cells_json()
+        result["decoding"] = cells.decoding
+    return result
+
+
+def _score_text(name: str, loaded: LoadedInput, score: Score) -> str:
+    size = score.board.size
+    lines = [f"{name} ({size}×{size})"]
+    lines += [f"    {row}" for row in score.board.rows_text()]
+    crowned = [region for region in score.regions if region.crowns]
+    if crowned:
+        lines.append("  Regions with crowns:")
+        for region in crowned:
+            r, c = region.cells[0]
+            cells = "cell " if region.size == 1 else "cells"
+            crowns = "crown " if region.crowns == 1 else "crowns"
+            lines.append(
+                f"    {region.terrain.value:<9} {region.size:>2} {cells} × {region.crowns} {crowns}"
+                f" = {region.points:>3}   (from {where(r, c)})"
+            )
+    else:
+        lines.append("  No region has a crown.")
+    others = len(score.regions) - len(crowned)
+    if others:
+        lines.append(f"  {count(others, 'region')} without crowns score 0.")
+    lines.append(f"  Base: {score.base}")
+    for bonus in (score.middle_kingdom, score.harmony):
+        lines.append(f"  {bonus.name}: +{bonus.points}. {bonus.reason}")
+    lines.append(
+        f"  Total: {score.total} (largest region {count(score.largest_region, 'cell')}, "
+        f"{count(score.crowns, 'crown')})"
+    )
+    to_check = _cells_to_check(loaded)
+    if to_check:
+        from games.results import cells_text
+
+        lines.append(
+            f"  Provisional: check {cells_text(to_check)}, which the reader was unsure of or"
+            f" decoding changed; the total counts {'it' if len(to_check) == 1 else 'them'} as"
+            " read."
+        )
+    lines += [f"  Warning: {warning}" for warning in _warnings(loaded, score)]
+    return "\n".join(lines)
+
+
+def _cells_to_check(loaded: LoadedInput) -> list[tuple[int, int]]:
+    """(row, col) of a photo reading's cells the reader was unsure of or decoding changed;
+    none for a typed board (the user's own)."""
+    cells = getattr(loaded.reading, "cells", None)
+    if cells is None:
+        return []
+    rows, cols = (cells.uncertain | cells.corrected).nonzero()
+    return [(int(r), int(c)) for r, c in zip(rows, cols, strict=True)]
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    rules = Rules(middle_kingdom=not args.no_middle_kingdom, harmony=not args.no_harmony)
+    status = EXIT_OK
+    if _corners_with_all(args):
+        return EXIT_BAD_INPUT
+    for path in args.files:
+        name = "<stdin>" if path == "-" else path
+        try:
+            if args.kingdoms == "all" and is_image_file(path):
+                _score_table(name, read_table(path, args.size), rules, args.json)
+                continue
+            loaded = load_input(path, size=args.size, corners=args.corners)
+        except InputError as err:
+            print_error(str(err))
+            status = EXIT_BAD_INPUT
+            continue
+        score = score_board(loaded.board, rules)
+        if args.json:
+            print(json.dumps(_score_json(name, loaded, score)), flush=True)
+        else:
+            print(_score_text(name, loaded, score), end="\n\n", flush=True)
+    return status
+
+
+def _corners_with_all(args: argparse.Namespace) -> bool:
+    """--corners locate one kingdom: with --kingdoms all it is an error (said on stderr)."""
+    if args.kingdoms == "all" and args.corners is not None:
+        print_error(
+            "--corners gives one kingdom's corners: leave out --kingdoms all, or the corners"
+        )
+        return True
+    return False
+
+
+def _score_table(name: str, table: Any, rules: Rules, as_json: bool) -> None:
+    """Score every kingdom of a ``vision.pipeline.TableReading``: one JSON line (or block) each."""
+    not_scored = [f"not scored: {sentence}" for sentence in table.cut_off]
+    for number, reading in enumerate(table.kingdoms, start=1):
+        loaded = LoadedInput(reading.board, reading)
+        score = score_board(loaded.board, rules)
+        if as_json:
+            fields = _kingdom_fields(number, reading, table.photo_scale)
+            result = {**_score_json(name, loaded, score), **fields}
+            result["warnings"] = [*result["warnings"], *not_scored, *table.warnings]
+            print(json.dumps(result), flush=True)
+        else:
+            text = _score_text(f"{name}, kingdom {number}", loaded, score)
+            print(text, end="\n\n", flush=True)
+    if not as_json:
+        for warning in (*not_scored, *table.warnings):
+            print(f"Warning ({name}): {warning}", end="\n\n", flush=True)
+
+
+def _kingdom_fields(number: int, reading: Any, photo_scale: float) -> dict:
+    """``kingdom`` (1, 2, ... in reading order) and its ``corners`` in the photo file's pixels."""
+    corners = reading.location.corners * photo_scale if reading.location is not None else []
+    return {"kingdom": number, "corners": [[round(x, 1), round(y, 1)] for x, y in corners]}
+
+
+# ---- rank ----------------------------------------------------------------------------------
+
+
+def cmd_rank(args: argparse.Namespace) -> int:
+    rules = Rules(middle_kingdom=not args.no_middle_kingdom, harmony=not args.no_harmony)
+    status = EXIT_OK
+    kingdoms: dict[str, LoadedInput] = {}
+    files: dict[str, str] = {}
+    if args.photo is not None:
+        try:
+            kingdoms, files = _kingdoms_from_photo(args.photo, args.players)
+        except InputError as err:
+            print_error(str(err))
+            return EXIT_BAD_INPUT
+    for argument in [] if args.photo is not None else args.players:
+        name, sep, path = argument.partition("=")
+        name = name.strip()
+        if not sep or not name or not path:
+            print_error(f"{argument}: give each player as NAME=FILE, e.g. Anna=anna.txt")
+            status = EXIT_BAD_INPUT
+            continue
+        if name in kingdoms:
+            print_error(f"{argument}: {name} is given twice; names must differ")
+            status = EXIT_BAD_INPUT
+            continue
+        try:
+            loaded = load_input(path)
+        except InputError as err:
+            print_error(f"{name}: {err}")
+            status = EXIT_BAD_INPUT
+            continue
+        kingdoms[name] = loaded
+        files[name] = path
+    kingdoms = _decoded_as_one_game(kingdoms)
+    scores = {name: score_board(loaded.board, rules) for name, loaded in kingdoms.items()}
+    try:
+        ranking = rank_players(scores)
+    except ValueError as err:
+        print_error(f"cannot rank: {err}")
+        return EXIT_BAD_INPUT
+    game_warnings = check_game({name: score.board for name, score in scores.items()})
+    provisional = _provisional(kingdoms)
+    if args.json:
+        result = {
+            "provisional": provisional,
+            "standings": [
+                {
+                    "place": s.place,
+                    "name": s.name,
+                    "file": files[s.name],
+                    "total": s.total,
+                    "largest_region": s.largest_region,
+                    "crowns": s.crowns,
+                }
+                for s in ranking.standings
+            ],
+            "winners": [] if provisional else list(ranking.winners),
+            "explanations": list(ranking.explanations),
+            "warnings": list(game_warnings),
+            "scores": {
+                name: {"file": files[name], **s.to_dict(), **_decoding_of(kingdoms[name])}
+                for name, s in scores.items()
+            },
+        }
+        print(json.dumps(result))
+        return status
+    if provisional:
+        print(provisional)
+    width = max(len(s.name) for s in ranking.standings)
+    for s in ranking.standings:
+        print(
+            f"{s.place}. {s.name:<{width}}  {s.total:>3} points  "
+            f"(largest region {count(s.largest_region, 'cell')}, {count(s.crowns, 'crown')})"
+        )
+    for sentence in ranking.explanations or ("The totals decide every place.",):
+        print(sentence)
+    for name, score in scores.items():
+        for warning in score.warnings:
+            print(f"Warning ({name}): {warning}")
+    for warning in game_warnings:
+        print(f"Warning: {warning}")
+    return status
+
+
+def _provisional(kingdoms: dict[str, LoadedInput]) -> str | None:
+    """Why the ranking names no winner yet, with what to do: cells of photo-read kingdoms the
+    reader was unsure of or its decoding changed. None when there are none."""
+    from games.results import cells_text
+
+    flagged = [
+        f"{cells_text(cells)} of {name}'s kingdom"
+        for name, cells in ((name, _cells_to_check(loaded)) for name, loaded in kingdoms.items())
+        if cells
+    ]
+    if not flagged:
+        return None
+    return (
+        f"Provisional, no winner named: check {'; '.join(flagged)} (kingdomino read shows"
+        " them), write each corrected grid to a file and rank again with NAME=FILE."
+    )
+
+
+def _kingdoms_from_photo(
+    photo: str, names: list[str]
+) -> tuple[dict[str, LoadedInput], dict[str, str]]:
+    """The photo's complete kingdoms, given to ``names`` in reading order (left to right)."""
+    names = [name.strip() for name in names]
+    if any(not name or "=" in name for name in names):
+        raise InputError("with --photo, give only the players' names, in the kingdoms' order")
+    if len(set(names)) != len(names):
+        raise InputError("with --photo, each player's name must differ")
+    if not is_image_file(photo):
+        raise InputError(f"{photo}: no such photo (--photo takes an image file)")
+    table = read_table(photo, None)
+    if len(table.kingdoms) != len(names):
+        cut = f" ({'; '.join(table.cut_off)})" if table.cut_off else ""
+        raise InputError(
+            f"{photo}: {len(table.kingdoms)} complete kingdom(s) found{cut} but"
+            f" {len(names)} names given; give one name per kingdom, left to right"
+        )
+    kingdoms, files = {}, {}
+    for number, (name, reading) in enumerate(zip(names, table.kingdoms, strict=True), start=1):
+        kingdoms[name] = LoadedInput(reading.board, reading)
+        files[name] = f"{photo}#kingdom{number}"
+    return kingdoms, files
+
+
+def _decoding_of(loaded: LoadedInput) -> dict:
+    """``decoding``: what joint decoding did to a photo's reading (nothing for typed boards)."""
+    cells = getattr(loaded.reading, "cells", None)
+    return {} if cells is None else {"decoding": cells.decoding}
+
+
+def _decoded_as_one_game(kingdoms: dict[str, LoadedInput]) -> dict[str, LoadedInput]:
+    """Kingdoms read from photos share one domino set: decode them together, so that no
+    domino is read into two kingdoms (boards typed in stay exactly as typed)."""
+    photos = [name for name, loaded in kingdoms.items() if loaded.reading is not None]
+    if len(photos) < 2:
+        return kingdoms
+    from vision.pipeline import decode_together
+
+    readings = decode_together([kingdoms[name].reading for name in photos])
+    decoded = {name: LoadedInput(r.board, r) for name, r in zip(photos, readings, strict=True)}
+    return {name: decoded.get(name, loaded) for name, loaded in kingdoms.items()}
+
+
+# ---- read (images only) --------------------------------------------------------------------
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    """Print what vision reads in each image: the board text, then the cells to double-check."""
+    status = EXIT_OK
+    if _corners_with_all(args):
+        return EXIT_BAD_INPUT
+    for path in args.images:
+        try:
+            if not Path(path).exists():
+                raise InputError(f"{path}: no such file")
+            if Path(path).is_dir():
+                raise InputError(f"{path}: {folder_advice(path)}")
+            if not Path(path).is_file():
+                raise InputError(f"{path}: {NOT_REGULAR}")
+            if args.kingdoms == "all":
+                table = read_table(path, args.size)
+                _print_table(path, table, args.json)
+                continue
+            reading = read_photo(path, path, args.size, args.corners)
+        except InputError as err:
+            print_error(str(err))
+            status = EXIT_BAD_INPUT
+            continue
+        if args.json:
+            print(json.dumps({**reading.to_json(), "file": path}), flush=True)
+            continue
+        size = reading.size
+        lines = [f"{path} ({size}×{size})"] + [f"    {row}" for row in reading.board.rows_text()]
+        uncertain = [cell for cell in reading.cells.cells_json() if cell["uncertain"]]
+        for cell in uncertain:
+            token = reading.board[cell["row"], cell["col"]].token
+            lines.append(
+                f"  Uncertain: row {cell['row'] + 1}, column {cell['col'] + 1} read as {token}"
+                f" (confidence {cell['confidence']:.2f})"
+            )
+        if not uncertain:
+            lines.append("  No uncertain cells.")
+        if reading.cells.corrected.any():
+            lines.append(f"  Decoding: {reading.cells.decoding}")
+        lines += [f"  Warning: {warning}" for warning in reading.warnings]
+        print("\n".join(lines), end="\n\n", flush=True)
+    return status
+
+
+def _print_table(path: str, table: Any, as_json: bool) -> None:
+    """``read --kingdoms all``: each kingdom's board (or JSON line), then the cut-off ones."""
+    not_scored = [f"not read: {sentence}" for sentence in table.cut_off]
+    for number, reading in enumerate(table.kingdoms, start=1):
+        if as_json:
+            fields = _kingdom_fields(number, reading, table.photo_scale)
+            result = {**reading.to_json(), "file": path, **fields}
+            result["warnings"] = [*result["warnings"], *not_scored, *table.warnings]
+            print(json.dumps(result), flush=True)
+            continue
+        lines = [f"{path}, kingdom {number} ({reading.size}×{reading.size})"]
+        lines += [f"    {row}" for row in reading.board.rows_text()]
+        lines += [f"  Warning: {warning}" for warning in reading.warnings]
+        print("\n".join(lines), end="\n\n", flush=True)
+    if not as_json:
+        for warning in (*not_scored, *table.warnings):
+            print(f"Warning ({path}): {warning}", end="\n\n", flush=True)
