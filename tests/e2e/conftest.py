@@ -8,6 +8,7 @@ classes Streamlit gives keyed widgets, and waiting with ``expect`` (never sleepi
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -184,10 +185,41 @@ def screenshot(page, name: str, top=None) -> None:
 
 expect = playwright_sync.expect
 expect.set_options(timeout=10_000)
-# A custom component (the tap-to-edit picture) loads its own page and script into an iframe the
-# first time it is shown; on a loaded machine that once took longer than 10 s (a CI run at
-# 1019490), so its first appearance is given as long as the server's start.
-COMPONENT_FIRST_LOAD_MS = 30_000
+
+
+def is_phone(page) -> bool:
+    """Whether the page is the phone profile (``DEVICES["phone"]``: touch, 390 px wide)."""
+    return page.viewport_size["width"] < 500
+
+
+def tap(page, target) -> None:
+    """A tap as the device makes it: a touch tap on the phone, a mouse click on the desktop."""
+    if is_phone(page):
+        target.tap()
+    else:
+        target.click()
+
+
+def board_cell(page, row: int, column: int):
+    """A board editor cell, 1-based as its name says (``row 2, column 3: lake, 1 crown``)."""
+    return page.get_by_role("button", name=re.compile(rf"^row {row}, column {column}: "))
+
+
+def cell_named(page, name: str):
+    """The cell whose accessible name is exactly ``name``: it shows what the name says."""
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def choose_brush(page, terrain: str, crowns: int | None = None) -> None:
+    """Pick the brush in the editor (``Mine``, ``2``): answered in the page, no run of the app."""
+    button = page.get_by_role("button", name=terrain, exact=True)
+    tap(page, button)
+    expect(button).to_have_attribute("aria-pressed", "true")
+    if crowns is not None:
+        name = f"{crowns} crown{'' if crowns == 1 else 's'}"
+        count = page.get_by_role("button", name=name, exact=True)
+        tap(page, count)
+        expect(count).to_have_attribute("aria-pressed", "true")
 
 
 def total_of(page, name: str):
