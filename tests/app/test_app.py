@@ -6,26 +6,13 @@ button and the upload widget; taps on the picture are covered by the browser tes
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from games.share import encode_game
+from tests.app.conftest import APP
 from tests.app.kingdom_choice import show_kingdom, text_box
 from tests.app_boards import BOARD_51, SAMPLES, WHEAT_22, WHEAT_24
 from ui.text import escape_markdown
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch) -> AppTest:
-    monkeypatch.setenv("KINGDOMINO_DB", str(tmp_path / "games.db"))
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.run()
-    assert not at.exception
-    return at
 
 
 def enter(at: AppTest, slot: int, text: str, size: int = 5) -> None:

@@ -14,21 +14,12 @@ from streamlit.testing.v1 import AppTest
 from games.editing import blank_board
 from scoring import BoardError, Cell, Terrain, parse_board
 from tests.app.kingdom_choice import show_kingdom, text_box
-from tests.app.test_app import APP, metric_values
+from tests.app.test_app import metric_values
 from tests.app_boards import BOARD_51
 from ui.board_component import TERRAIN_LABELS, editor_data, parse_edit
 from ui.state import PhotoReading
 
 HOLE_TOP_LEFT = ". . . . .\n. . . . .\n. . C . .\n. . . . .\n. . . . .\n"
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch) -> AppTest:
-    monkeypatch.setenv("KINGDOMINO_DB", str(tmp_path / "games.db"))
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
-    assert not at.exception
-    return at
 
 
 def editor(at: AppTest, slot: int = 0, size: int = 5):

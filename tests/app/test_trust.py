@@ -19,15 +19,6 @@ CLASSIC = "5×5 classic"
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch) -> AppTest:
-    monkeypatch.setenv("KINGDOMINO_DB", str(tmp_path / "games.db"))
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
-    assert not at.exception
-    return at
-
-
-@pytest.fixture
 def game1(shared_dir) -> bytes:
     """A real phone photo of a 7×7 kingdom worth 136 (../shared/datasets/photos/game1.jpg)."""
     return (shared_dir / "datasets/photos/game1.jpg").read_bytes()

@@ -149,6 +149,19 @@ def device_page(request, browser, app_server):
 
 
 @pytest.fixture
+def blurred_photo(tmp_path):
+    """aau-board-1 blurred so that the reader flags some cells."""
+    import cv2
+
+    from tests.app_boards import SAMPLES
+
+    image = cv2.GaussianBlur(cv2.imread(str(SAMPLES / "aau-board-1.jpg")), (0, 0), 7)
+    path = tmp_path / "blurred.png"
+    cv2.imwrite(str(path), image)
+    return path
+
+
+@pytest.fixture
 def page(browser, app_server):
     """A fresh browser session (its own Streamlit session) on the app's first page, loaded."""
     context = browser.new_context(viewport={"width": 1000, "height": 1400})

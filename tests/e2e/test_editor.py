@@ -5,11 +5,8 @@ so every check here reads the board as a screen reader would. A tap is answered 
 once; the board reaches the app after a short pause, and the text box and the result follow.
 """
 
-import cv2
-import pytest
-
 from scoring import parse_board
-from tests.app_boards import BOARD_51, SAMPLES
+from tests.app_boards import BOARD_51
 from tests.e2e.conftest import (
     DEVICES,
     board_cell,
@@ -124,15 +121,6 @@ def test_the_text_box_and_the_board_agree(device_page):
     changed = BOARD_51.splitlines()
     changed[4] = " ".join([*changed[4].split()[:4], "S1"])
     expect(text_box(page)).to_have_value("\n".join(changed) + "\n")
-
-
-@pytest.fixture
-def blurred_photo(tmp_path):
-    """aau-board-1 blurred so that the reader flags some cells."""
-    image = cv2.GaussianBlur(cv2.imread(str(SAMPLES / "aau-board-1.jpg")), (0, 0), 7)
-    path = tmp_path / "blurred.png"
-    cv2.imwrite(str(path), image)
-    return path
 
 
 def flagged_names(page) -> list[str]:

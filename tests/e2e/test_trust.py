@@ -8,7 +8,7 @@ import re
 import cv2
 import pytest
 
-from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
+from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
     DEVICES,
     AppServer,
@@ -37,15 +37,6 @@ def checked_size(page, size: str):
 
 def alert(page, kind: str, text: str):
     return page.get_by_test_id(f"stAlertContent{kind}").filter(has_text=text).first
-
-
-@pytest.fixture
-def blurred_photo(tmp_path):
-    """aau-board-1 blurred so that the reader flags some cells."""
-    image = cv2.GaussianBlur(cv2.imread(str(SAMPLES / "aau-board-1.jpg")), (0, 0), 7)
-    path = tmp_path / "blurred.png"
-    cv2.imwrite(str(path), image)
-    return path
 
 
 @pytest.fixture
