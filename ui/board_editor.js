@@ -36,6 +36,7 @@ class BoardEditor {
     this.size = 0;
     this.focus = [0, 0];
     this.movingCastle = false;
+    this.confirming = false; // the "Right as read" brush: unflags a cell, paints nothing
     this.onPageHide = () => this.flush();
     window.addEventListener("pagehide", this.onPageHide);
     // A tap elsewhere on the page (another player's name, a button) sends the taps at once, so
@@ -101,6 +102,12 @@ class BoardEditor {
   }
 
   tap(r, c) {
+    if (this.confirming) {
+      if (this.flagged.has(`${r},${c}`)) this.changed([r, c]);
+      else this.say(`Row ${r + 1}, column ${c + 1} is not framed: nothing to confirm there.`);
+      this.drawAll();
+      return;
+    }
     const onCastle = this.at(r, c) === CASTLE;
     if (this.movingCastle) {
       this.movingCastle = false;
@@ -234,6 +241,15 @@ class BoardEditor {
       terrains.append(button);
       return button;
     });
+    this.confirmButton = el("button", "kd-terrain kd-confirm", "Right as read");
+    this.confirmButton.type = "button";
+    this.confirmButton.addEventListener("click", () => {
+      this.confirming = true;
+      this.movingCastle = false;
+      this.say("");
+      this.drawAll();
+    });
+    terrains.append(this.confirmButton);
     const crowns = el("div", "kd-crowns");
     crowns.setAttribute("role", "group");
     crowns.setAttribute("aria-label", "Brush: crowns");
@@ -277,6 +293,8 @@ class BoardEditor {
   }
 
   chooseTerrain(letter) {
+    this.confirming = false;
+    this.say("");
     this.brush.letter = letter;
     this.brush.crowns = Math.min(this.brush.crowns, this.maxCrowns(letter));
     this.drawAll();
@@ -293,18 +311,20 @@ class BoardEditor {
 
   drawAll() {
     const brush = this.byLetter.get(this.brush.letter);
+    if (this.flagged.size === 0) this.confirming = false; // nothing left to confirm
+    this.confirmButton.hidden = this.flagged.size === 0;
+    this.confirmButton.setAttribute("aria-pressed", String(this.confirming));
     for (const button of this.terrainButtons) {
-      button.setAttribute("aria-pressed", String(button.dataset.letter === brush.letter));
+      const chosen = !this.confirming && button.dataset.letter === brush.letter;
+      button.setAttribute("aria-pressed", String(chosen));
     }
     this.crownButtons.forEach((button, count) => {
-      button.hidden = !brush.land || count > brush.max_crowns;
+      button.hidden = this.confirming || !brush.land || count > brush.max_crowns;
       button.setAttribute("aria-pressed", String(count === this.brush.crowns));
     });
-    this.crownNote.textContent = !brush.land
-      ? `${brush.label}: no crowns.`
-      : brush.max_crowns < 3
-        ? this.mostCrowns(brush)
-        : "";
+    if (this.confirming) this.crownNote.textContent = "Tap a framed cell that was read right.";
+    else if (!brush.land) this.crownNote.textContent = `${brush.label}: no crowns.`;
+    else this.crownNote.textContent = brush.max_crowns < 3 ? this.mostCrowns(brush) : "";
     const [focusR, focusC] = this.focus;
     for (let r = 0; r < this.size; r++) {
       for (let c = 0; c < this.size; c++) {

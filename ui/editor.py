@@ -64,9 +64,11 @@ def board_editor(slot: int, name: str, size: int) -> None:
             st.warning(
                 f"Check {cells_text(flagged)}, framed in magenta: "
                 + (
-                    "tap it to paint it with the brush, or confirm it below."
+                    "paint it with the brush, or tap it with **Right as read** if the photo "
+                    "was read right there."
                     if one
-                    else "tap one to paint it with the brush, or confirm them below."
+                    else "paint each with the brush, or tap it with **Right as read** if the "
+                    "photo was read right there; or confirm them all below."
                 )
             )
             st.button(

@@ -134,7 +134,7 @@ def test_flags_are_cleared_one_by_one(device_page, blurred_photo):
     expect(page.locator(FLAGGED).first).to_be_visible()
     wait_for_app_run(page)
     flagged = flagged_names(page)
-    assert len(flagged) >= 2, flagged
+    assert len(flagged) >= 3, flagged
     choose_brush(page, "Hole")
     for painted, name in enumerate(flagged[:2], start=1):
         tap(page, cell_named(page, name))
@@ -145,6 +145,13 @@ def test_flags_are_cleared_one_by_one(device_page, blurred_photo):
         expect(page.locator(FLAGGED)).to_have_count(len(flagged) - painted)
     left = flagged_names(page)
     assert all(name.split(":")[0] in " ".join(left) for name in flagged[2:]), (flagged, left)
+    # Right as read: the next one is confirmed as it is, not painted.
+    tap(page, page.get_by_role("button", name="Right as read"))
+    tap(page, cell_named(page, flagged[2]))
+    expect(page.locator(FLAGGED)).to_have_count(len(flagged) - 3)
+    expect(cell_named(page, flagged[2])).to_be_visible()  # still what the photo read
+    wait_for_app_run(page)
+    expect(page.locator(FLAGGED)).to_have_count(len(flagged) - 3)
 
 
 def test_a_reload_keeps_the_board_and_the_open_player(device_page, app_server):
