@@ -9,6 +9,9 @@ const SEND_AFTER_MS = 300; // a burst of taps is one rerun of the page, not one 
 const CASTLE = "C";
 const HOLE = ".";
 const editors = new WeakMap(); // one editor per mounted component (its root element)
+// The brush last chosen in this page, whichever player's board it was chosen on: a brush picked
+// just before another player's board replaced the board on screen carries over to it.
+let lastBrush = null;
 
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
@@ -61,8 +64,9 @@ class BoardEditor {
       this.terrains = data.terrains;
       this.byLetter = new Map(this.terrains.map((t) => [t.letter, t]));
       this.size = data.size;
-      this.brush = this.byLetter.has(data.brush.letter)
-        ? { letter: data.brush.letter, crowns: data.brush.crowns }
+      const brush = lastBrush ?? data.brush;
+      this.brush = this.byLetter.has(brush.letter)
+        ? { letter: brush.letter, crowns: brush.crowns }
         : { letter: this.terrains[0].letter, crowns: 0 };
       this.build();
     }
@@ -260,6 +264,7 @@ class BoardEditor {
       button.append(String(count), crownIcon());
       button.addEventListener("click", () => {
         this.brush.crowns = count;
+        lastBrush = { ...this.brush };
         this.drawAll();
       });
       crowns.append(button);
@@ -297,6 +302,7 @@ class BoardEditor {
     this.say("");
     this.brush.letter = letter;
     this.brush.crowns = Math.min(this.brush.crowns, this.maxCrowns(letter));
+    lastBrush = { ...this.brush };
     this.drawAll();
   }
 

@@ -15,7 +15,7 @@ from games.results import GameResult, provisional_reason, result_to_dict, score_
 from games.share import ShareError, decode_game, encode_game
 from ui import draft, state
 from ui.editor import board_editor
-from ui.photo import kingdom_input, read_new_uploads, warm_up_in_background
+from ui.photo import has_new_file, kingdom_input, read_new_uploads, warm_up_in_background
 from ui.results import show_result
 from ui.setup import current_setup, init_defaults, load_setup, setup_form, size_notice
 from ui.table import table_photo
@@ -89,8 +89,13 @@ def _kingdom_section(setup: GameSetup) -> None:
     reruns this section only. A change of a board or its flags reruns the whole page at once, as
     the result below must follow it."""
     alone = _fragment_run()
-    if alone and _result_depends_on(setup) != st.session_state.get(RESULT_SHOWN_FOR):
-        st.rerun()  # an edit's callback changed the board before this run: the result follows
+    if alone and (
+        _result_depends_on(setup) != st.session_state.get(RESULT_SHOWN_FOR)
+        or has_new_file(len(setup.players))
+    ):
+        # An edit's callback changed the board before this run, or a photo came: the whole
+        # page runs at once (it reads the photo before the setup, and the result follows).
+        st.rerun()
     # One player's kingdom is drawn at a time: the browser then builds one uploader and one
     # board editor, not four, which is most of a phone's work on the first page and after each
     # photo. The kingdoms live in the session state. A segmented control, not keyed st.tabs:
@@ -111,7 +116,7 @@ def _kingdom_section(setup: GameSetup) -> None:
     board_editor(slot, setup.players[slot], setup.size)
     if alone:
         if _result_depends_on(setup) != st.session_state.get(RESULT_SHOWN_FOR):
-            st.rerun()  # a photo was read here
+            st.rerun()  # a photo was read here (a sample, or one read again at a new size)
         draft.save()  # the page's own save is not reached in a run of this section alone
 
 

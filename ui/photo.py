@@ -154,18 +154,29 @@ def read_new_uploads(setup: GameSetup) -> None:
     """
     for slot, name in enumerate(setup.players):
         mode = st.session_state.get(f"source_{slot}", UPLOAD)
-        if mode not in (UPLOAD, CAMERA):
-            continue
-        widget = f"upload_{slot}" if mode == UPLOAD else f"camera_{slot}"
-        new = _new_file(
-            st.session_state.get(widget), slot, None if mode == UPLOAD else "camera photo"
-        )
+        new = _new_file(_file_widget(slot, mode), slot, None if mode == UPLOAD else "camera photo")
         if new is not None:
             st.session_state[_source_key(slot)] = mode
             progress = st.empty()
             with progress.container():
                 read_photo(slot, setup, name, *new, rerun_on_switch=False)
             progress.empty()
+
+
+def _file_widget(slot: int, mode: str):
+    """The file the player's uploader or camera holds now (None: none, or entered by hand)."""
+    if mode not in (UPLOAD, CAMERA):
+        return None
+    return st.session_state.get(f"upload_{slot}" if mode == UPLOAD else f"camera_{slot}")
+
+
+def has_new_file(players: int) -> bool:
+    """Whether an uploader or camera holds a file not read yet (``read_new_uploads`` reads it)."""
+    for slot in range(players):
+        file = _file_widget(slot, st.session_state.get(f"source_{slot}", UPLOAD))
+        if file is not None and file.file_id != st.session_state.get(f"read_id_{slot}"):
+            return True
+    return False
 
 
 def read_photo(

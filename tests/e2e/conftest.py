@@ -284,6 +284,7 @@ def show_kingdom(page, name: str) -> None:
     choice = kingdom_choice(page, name)
     click_when_idle(page, choice)
     expect(choice).to_be_checked()
+    wait_for_app_run(page)  # the choice shows at once; their kingdom once the run is over
 
 
 def enter_board_text(page, slot: int, text: str, size: int = 5) -> None:
