@@ -139,9 +139,9 @@ def test_flags_are_cleared_one_by_one(device_page, blurred_photo):
     for painted, name in enumerate(flagged[:2], start=1):
         tap(page, cell_named(page, name))
         # That cell only: every other flagged cell (the castle too) keeps its frame, in the
-        # page at once and after the app has the board.
+        # page at once and once the app has the board (its own list of cells to check).
         expect(page.locator(FLAGGED)).to_have_count(len(flagged) - painted)
-        wait_for_app_run(page)
+        expect(checking(page, len(flagged) - painted)).to_be_visible()
         expect(page.locator(FLAGGED)).to_have_count(len(flagged) - painted)
     left = flagged_names(page)
     assert all(name.split(":")[0] in " ".join(left) for name in flagged[2:]), (flagged, left)
@@ -150,8 +150,14 @@ def test_flags_are_cleared_one_by_one(device_page, blurred_photo):
     tap(page, cell_named(page, flagged[2]))
     expect(page.locator(FLAGGED)).to_have_count(len(flagged) - 3)
     expect(cell_named(page, flagged[2])).to_be_visible()  # still what the photo read
-    wait_for_app_run(page)
+    expect(checking(page, len(flagged) - 3)).to_be_visible()
     expect(page.locator(FLAGGED)).to_have_count(len(flagged) - 3)
+
+
+def checking(page, count: int):
+    """The app's own warning naming how many cells are left to check."""
+    cells = f"{count} cell{'' if count == 1 else 's'} ("
+    return page.get_by_test_id("stAlertContentWarning").filter(has_text=f"Check {cells}").first
 
 
 def test_a_reload_keeps_the_board_and_the_open_player(device_page, app_server):
