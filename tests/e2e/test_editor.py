@@ -5,7 +5,8 @@ so every check here reads the board as a screen reader would. A tap is answered 
 once; the board reaches the app after a short pause, and the text box and the result follow.
 """
 
-from scoring import parse_board
+from games.editing import blank_board, move_castle, paint
+from scoring import Cell, Terrain, parse_board
 from tests.app_boards import BOARD_51
 from tests.e2e.conftest import (
     DEVICES,
@@ -95,9 +96,11 @@ def test_paint_by_keyboard(page):
     board_cell(page, 2, 1).press("c")  # the castle moves here; its old cell becomes a hole
     expect(cell_named(page, "row 2, column 1: castle")).to_be_visible()
     expect(cell_named(page, "row 3, column 3: hole")).to_be_visible()
-    expect(text_box(page)).to_have_value(
-        ". L1 . . .\nC G2 . . .\n. . . . .\n. . . . .\n. . . . .\n"
-    )
+    # The same board as the app's own editing rules make (games.editing, which the page mirrors).
+    board = paint(blank_board(5), 0, 1, Terrain.LAKE, 1)
+    board = paint(paint(board, 1, 1, Terrain.GRASSLAND, 2), 1, 0, Terrain.CASTLE)
+    assert board.to_text() == ". L1 . . .\nC G2 . . .\n. . . . .\n. . . . .\n. . . . .\n"
+    expect(text_box(page)).to_have_value(board.to_text())
 
 
 def test_move_the_castle_by_tapping_it_then_its_new_cell(device_page):
@@ -107,7 +110,9 @@ def test_move_the_castle_by_tapping_it_then_its_new_cell(device_page):
     tap(page, board_cell(page, 1, 1))
     expect(cell_named(page, "row 1, column 1: castle")).to_be_visible()
     expect(cell_named(page, "row 3, column 3: wheat")).to_be_visible()  # the brush: wheat, 0
-    expect(text_box(page)).to_have_value("C . . . .\n. . . . .\n. . W0 . .\n. . . . .\n. . . . .\n")
+    moved = move_castle(blank_board(5), 0, 0, Cell(Terrain.WHEAT, 0))
+    assert moved.to_text() == "C . . . .\n. . . . .\n. . W0 . .\n. . . . .\n. . . . .\n"
+    expect(text_box(page)).to_have_value(moved.to_text())
 
 
 def test_the_text_box_and_the_board_agree(device_page):
