@@ -1,4 +1,5 @@
-"""Editing a kingdom one cell at a time, as the app's brush does, always keeping a valid board."""
+"""Editing a kingdom one cell at a time, always keeping a valid board: the rules the app's board
+editor follows in the browser (ui/board_editor.js), and its browser tests check against."""
 
 from __future__ import annotations
 

@@ -54,6 +54,24 @@ class GameSetup:
     def variant(self) -> str:
         return "Mighty Duel (7×7)" if self.size == 7 else "Classic (5×5)"
 
+    @property
+    def rules_text(self) -> str:
+        """The variant and the optional rules in words, e.g. ``Classic (5×5), no bonuses``."""
+        bonuses = [
+            name
+            for name, chosen in (
+                ("Middle Kingdom", self.rules.middle_kingdom),
+                ("Harmony", self.rules.harmony),
+            )
+            if chosen
+        ]
+        if not bonuses:
+            rules = "no bonuses"
+        else:
+            rules = f"{' and '.join(bonuses)} bonus{'es' if len(bonuses) > 1 else ''}"
+        dynasty = ", Dynasty (3 games)" if self.dynasty else ""
+        return f"{self.variant}, {rules}{dynasty}"
+
 
 @dataclass(frozen=True)
 class Game:

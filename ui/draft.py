@@ -21,8 +21,9 @@ from ui import state
 from ui.text import escape_markdown
 
 DRAFT_PARAM = "draft"
-# Widget values that are plain JSON (names, toggles, choices, board text).
-_WIDGET_PREFIXES = ("setup_", "source_", "text_", "brush_crowns_")
+# Widget values that are plain JSON (names, toggles, choices, board text, whose kingdom is open),
+# and the brush each player last painted with.
+_WIDGET_PREFIXES = ("setup_", "source_", "text_", "brush_crowns_", "kingdom_shown")
 _FLAGS = ("size_by_hand", "size_notice", "saved_code")
 _SIZES = (5, 7)
 _SLOTS = range(4)

@@ -1,37 +1,22 @@
 """The one board editor, for entry by hand and for correcting a photo's reading.
 
-The board is drawn as a picture; the user picks a brush (terrain and crowns) and taps a cell to
-paint it. Tapping the castle picks it up and the next tap puts it down, so a castle the photo
-reader placed wrongly moves the way the app says. A text box takes the same board as board text
-(applied when it loses focus or on "Apply"). Both edit the board kept in ``ui.state``; the cells
-a photo reading flagged stay marked until the user paints or confirms them.
+The board itself is edited in the browser (``ui.board_component``): the user picks a brush
+(terrain and crowns) and taps cells, which are painted at once; tapping the castle picks it up
+and the next tap puts it down. When the taps pause, the board comes back here (``_on_edit``) and
+the result follows. A text box takes the same board as board text (applied when it loses focus
+or on "Apply"). Both edit the board kept in ``ui.state``; the cells a photo reading flagged stay
+marked until the user paints or confirms them, one by one (docs/editor.md).
 """
 
 from __future__ import annotations
 
-from functools import partial
-
 import streamlit as st
-from streamlit_image_coordinates import streamlit_image_coordinates
 
-from games.editing import move_castle, paint
 from games.results import cells_text
 from scoring import BoardError, Cell, Terrain, parse_board
-from ui import state
+from ui import board_component, state
 from ui.text import escape_markdown
-from vision.render import cell_at, render_board
 
-# Words, not emoji: a phone or a headless browser without an emoji font shows boxes instead.
-TERRAIN_LABELS = {
-    Terrain.WHEAT: "Wheat",
-    Terrain.FOREST: "Forest",
-    Terrain.LAKE: "Lake",
-    Terrain.GRASSLAND: "Grass",
-    Terrain.SWAMP: "Swamp",
-    Terrain.MINE: "Mine",
-    Terrain.CASTLE: "Castle",
-    Terrain.EMPTY: "Hole",
-}
 BOARD_TEXT_HELP = (
     "One row per line, cells separated by spaces: W wheat, F forest, L lake, G grassland, "
     "S swamp, M mine, each followed by its crowns (W0, M2); C the castle; . a hole."
@@ -59,29 +44,18 @@ def board_editor(slot: int, name: str, size: int) -> None:
     flagged = reading.to_check if reading is not None else set()
     st.html(_HIDE_CTRL_ENTER_HINT)
 
-    # The brush comes first: on a phone the columns stack, and the brush should not be below
-    # the picture it paints. A radio wraps onto a second line on narrow screens.
-    terrain = Terrain(
-        st.radio(
-            "Brush: terrain",
-            list(Terrain),
-            format_func=TERRAIN_LABELS.get,
-            horizontal=True,
-            key=f"brush_terrain_{slot}",
+    # On a phone the columns stack: the board (with its brush) comes first.
+    editor, controls = st.columns([3, 2], gap="medium")
+    with editor:
+        board_component.board_editor(
+            editor_key(slot, size),
+            board,
+            flagged,
+            brush(slot),
+            st.session_state.get(_ack_key(slot, size)),
+            on_edit=lambda: _on_edit(slot, size),
         )
-    )
-    picture, controls = st.columns([3, 2], gap="medium")
     with controls:
-        _crowns_brush(slot, terrain)
-        moving = st.session_state.get(_moving_key(slot, size))
-        if moving:
-            st.info(
-                "Now tap the cell where the castle belongs; its old cell gets the brush "
-                f"({_brush_words(slot, terrain)}).",
-                icon=":material/castle:",
-            )
-        else:
-            st.caption("Tap a cell to paint it with the brush; tap the castle to move it.")
         error = state.board_error(slot, size)
         if error:  # beside the board, where the tap or the text was
             st.error(escape_markdown(error))
@@ -90,9 +64,11 @@ def board_editor(slot: int, name: str, size: int) -> None:
             st.warning(
                 f"Check {cells_text(flagged)}, framed in magenta: "
                 + (
-                    "tap it to paint it with the brush, or confirm it below."
+                    "paint it with the brush, or tap it with **Right as read** if the photo "
+                    "was read right there."
                     if one
-                    else "tap one to paint it with the brush, or confirm them below."
+                    else "paint each with the brush, or tap it with **Right as read** if the "
+                    "photo was read right there; or confirm them all below."
                 )
             )
             st.button(
@@ -118,16 +94,6 @@ def board_editor(slot: int, name: str, size: int) -> None:
             args=(slot, size),
             help="Start this kingdom again from an empty board with only the castle",
         )
-    with picture:
-        rgb = render_board(board, uncertain=flagged)[:, :, ::-1].copy()
-        streamlit_image_coordinates(
-            rgb,
-            key=f"tap_{size}_{slot}",
-            width="stretch",
-            png_compression_level=3,
-            cursor="pointer",
-            on_click=partial(_on_tap, slot, size),
-        )
     st.text_area(
         f"{escape_markdown(name)}'s kingdom as board text",
         key=state.text_key(slot, size),
@@ -146,74 +112,42 @@ def board_editor(slot: int, name: str, size: int) -> None:
     )
 
 
-def _crowns_brush(slot: int, terrain: Terrain) -> None:
-    """Crowns the terrain can carry, and no more: impossible counts are not offered."""
-    key = f"brush_crowns_{slot}"
-    most = terrain.max_crowns
-    if most == 0:
-        st.caption(f"{TERRAIN_LABELS[terrain]}: no crowns.")
-        return
-    # Before the widget is drawn, so that it shows what the brush will paint.
-    st.session_state[key] = min(st.session_state.get(key) or 0, most)
-    st.segmented_control("Brush: crowns", list(range(most + 1)), key=key, required=True)
-    if most < 3:
-        plural = "" if most == 1 else "s"
-        st.caption(
-            f"{TERRAIN_LABELS[terrain]} carries at most {most} crown{plural}: "
-            "no real domino has more."
-        )
+def editor_key(slot: int, size: int) -> str:
+    """The board component's key: one per player and size (each keeps its own state)."""
+    return f"board_editor_{size}_{slot}"
 
 
-def _brush(slot: int) -> Cell:
+def _ack_key(slot: int, size: int) -> str:
+    return f"editor_ack_{size}_{slot}"
+
+
+def brush(slot: int) -> Cell:
+    """The brush the player last painted with (wheat, no crowns, at first)."""
     terrain = Terrain(st.session_state.get(f"brush_terrain_{slot}", Terrain.WHEAT))
     crowns = min(st.session_state.get(f"brush_crowns_{slot}") or 0, terrain.max_crowns)
     return Cell(terrain, crowns)
 
 
-def _brush_words(slot: int, terrain: Terrain) -> str:
-    cell = _brush(slot)
-    if not terrain.is_land:
-        return "a hole"  # a castle brush cannot fill the castle's old cell
-    return (
-        f"{TERRAIN_LABELS[terrain].lower()}, {cell.crowns} crown{'' if cell.crowns == 1 else 's'}"
-    )
-
-
-def _moving_key(slot: int, size: int) -> str:
-    return f"moving_castle_{size}_{slot}"
-
-
-def _on_tap(slot: int, size: int) -> None:
-    tap = st.session_state.get(f"tap_{size}_{slot}")
-    if not tap:
-        return
-    cell = cell_at(tap["x"], tap["y"], tap["width"], tap["height"], size)
-    if cell is None:
-        return
-    board = state.board(slot, size)
-    brush = _brush(slot)
-    state.set_board_error(slot, size, None)
-    moving = _moving_key(slot, size)
+def _on_edit(slot: int, size: int) -> None:
+    """The browser sent the board after a burst of taps: take it, and unflag only the cells the
+    user painted or confirmed."""
+    value = st.session_state[editor_key(slot, size)].get("edit")
     try:
-        if st.session_state.pop(moving, False):
-            # The castle was picked up: put it down here; its old cell takes the brush.
-            old = board.castle
-            fill = brush if brush.terrain is not Terrain.CASTLE else Cell(Terrain.EMPTY)
-            new_board = move_castle(board, *cell, fill)
-            changed = {cell, old}
-        elif board[cell].terrain is Terrain.CASTLE and brush.terrain is not Terrain.CASTLE:
-            st.session_state[moving] = True  # picked up; the next tap puts it down
-            return
-        else:
-            new_board = paint(board, *cell, brush.terrain, brush.crowns)
-            changed = {cell, board.castle}
-    except BoardError as err:
-        state.set_board_error(slot, size, f"{_sentence(str(err))}")
+        edit = board_component.parse_edit(value, size)
+    except BoardError as err:  # not from our editor's own code: say so, keep the board
+        state.set_board_error(slot, size, _sentence(f"The board was not changed: {err}"))
+        if isinstance(value, dict) and isinstance(value.get("id"), str):
+            st.session_state[_ack_key(slot, size)] = value["id"]
         return
-    state.set_board(slot, size, new_board)
+    st.session_state[_ack_key(slot, size)] = edit.id  # the browser may show Python's board again
+    st.session_state[f"brush_terrain_{slot}"] = edit.brush.terrain
+    st.session_state[f"brush_crowns_{slot}"] = edit.brush.crowns
+    if edit.board != state.board(slot, size):
+        state.set_board(slot, size, edit.board)
+    state.set_board_error(slot, size, None)
     reading = state.reading(slot, size)
     if reading is not None:
-        reading.checked(changed)
+        reading.checked(edit.touched)
 
 
 def _accept_flags(slot: int, size: int) -> None:

@@ -6,24 +6,24 @@ import json
 
 import numpy as np
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from games.editing import blank_board
 from games.history import GameHistory, HistoryError
-from games.model import Game
+from games.model import Game, GameSetup
 from games.results import GameResult, provisional_reason, result_to_dict, score_game, summary
 from games.share import ShareError, decode_game, encode_game
 from ui import draft, state
 from ui.editor import board_editor
-from ui.photo import kingdom_input, read_new_uploads, warm_up_in_background
+from ui.photo import has_new_file, kingdom_input, read_new_uploads, warm_up_in_background
 from ui.results import show_result
 from ui.setup import current_setup, init_defaults, load_setup, setup_form, size_notice
 from ui.table import table_photo
 from ui.text import escape_markdown
-from vision.annotate import jpeg_bytes
-from vision.load_image import ImageError, load_image
 
 SHARE_PARAM = "game"
 KINGDOM_SHOWN = "kingdom_shown"  # the widget choosing whose kingdom is drawn
+RESULT_SHOWN_FOR = "result_shown_for"  # what the result on the page was drawn from
 HOW_TO = (
     "**1.** Set up the players and rules. **2.** For each player, upload a photo of the kingdom "
     "taken from above (or tap it in by hand). **3.** Check the marked cells: the result below "
@@ -61,28 +61,12 @@ def _game_in_progress() -> None:
     else:
         st.subheader("Kingdoms")
     table_photo(setup)
-    # One player's kingdom is drawn at a time (a tap on another name reruns the page): the
-    # browser then builds one uploader and tap-to-fix board, not four, which is most of a
-    # phone's work on the first page and after each photo. The kingdoms live in the session
-    # state. A segmented control, not keyed st.tabs: Streamlit makes those a new element when a
-    # label changes (a player renamed) and would draw the kingdom afresh, losing text being
-    # typed into it; this control keeps its identity by its key alone.
-    slots = list(range(len(setup.players)))
-    if st.session_state.get(KINGDOM_SHOWN) not in slots:
-        st.session_state[KINGDOM_SHOWN] = 0
-    slot = st.segmented_control(
-        "Whose kingdom",
-        slots,
-        format_func=lambda shown: escape_markdown(setup.players[shown]),
-        key=KINGDOM_SHOWN,
-        required=True,
-    )
-    kingdom_input(slot, setup.players[slot], setup)
-    board_editor(slot, setup.players[slot], setup.size)
+    _kingdom_section(setup)
 
     st.divider()
     st.header("Result")
     game = state.current_game(setup)
+    st.session_state[RESULT_SHOWN_FOR] = _result_depends_on(setup)
     if not finished and all(board == blank_board(setup.size) for board in game.rounds[-1]):
         # Nothing to rank yet; this also keeps pandas (the tables) out of the first page load.
         st.info("The ranking appears here as soon as a kingdom has its first tile.")
@@ -96,6 +80,57 @@ def _game_in_progress() -> None:
     final = provisional_reason(result, to_check) is None
     _game_actions(result, photos, final)
     _session_buttons(game, final)
+
+
+@st.fragment
+def _kingdom_section(setup: GameSetup) -> None:
+    """Whose kingdom, its photo and its editor: a fragment, so that what happens here (another
+    player's name, the source of the photo, a look at what the app saw, text with a mistake)
+    reruns this section only. A change of a board or its flags reruns the whole page at once, as
+    the result below must follow it."""
+    alone = _fragment_run()
+    if alone and (
+        _result_depends_on(setup) != st.session_state.get(RESULT_SHOWN_FOR)
+        or has_new_file(len(setup.players))
+    ):
+        # An edit's callback changed the board before this run, or a photo came: the whole
+        # page runs at once (it reads the photo before the setup, and the result follows).
+        st.rerun()
+    # One player's kingdom is drawn at a time: the browser then builds one uploader and one
+    # board editor, not four, which is most of a phone's work on the first page and after each
+    # photo. The kingdoms live in the session state. A segmented control, not keyed st.tabs:
+    # Streamlit makes those a new element when a label changes (a player renamed) and would
+    # draw the kingdom afresh, losing text being typed into it; this control keeps its
+    # identity by its key alone.
+    slots = list(range(len(setup.players)))
+    if st.session_state.get(KINGDOM_SHOWN) not in slots:
+        st.session_state[KINGDOM_SHOWN] = 0
+    slot = st.segmented_control(
+        "Whose kingdom",
+        slots,
+        format_func=lambda shown: escape_markdown(setup.players[shown]),
+        key=KINGDOM_SHOWN,
+        required=True,
+    )
+    kingdom_input(slot, setup.players[slot], setup)
+    board_editor(slot, setup.players[slot], setup.size)
+    if alone:
+        if _result_depends_on(setup) != st.session_state.get(RESULT_SHOWN_FOR):
+            st.rerun()  # a photo was read here (a sample, or one read again at a new size)
+        draft.save()  # the page's own save is not reached in a run of this section alone
+
+
+def _fragment_run() -> bool:
+    """Whether this run is of a fragment alone (not the whole page)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+def _result_depends_on(setup: GameSetup) -> tuple:
+    """What the result section is drawn from: the boards and the cells still flagged."""
+    flagged = state.to_check(setup)
+    checked = sorted((name, sorted(cells)) for name, cells in flagged.items())
+    return state.current_game(setup), checked
 
 
 def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]], final: bool) -> None:
@@ -114,6 +149,8 @@ def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]], final
         elif left.button(
             "Save to history", icon=":material/save:", type="primary", key="save_game"
         ):
+            from vision.annotate import jpeg_bytes
+
             files = [{name: jpeg_bytes(image) for name, image in p.items()} for p in photos]
             try:
                 history = GameHistory()
@@ -204,7 +241,7 @@ def _shared_game(code: str) -> None:
         st.button("Start a game of my own", key="leave_shared", on_click=_leave_shared)
         return
     players = ", ".join(escape_markdown(name) for name in game.setup.players)
-    st.info(f"A shared game: {players} · {game.setup.variant}. This view is read-only.")
+    st.info(f"A shared game: {players} · {game.setup.rules_text}. This view is read-only.")
     show_result(score_game(game), [], key="shared")
     left, right = st.columns(2)
     left.button(
@@ -281,6 +318,8 @@ def _open_saved(game_id: int) -> None:
 
 def _saved_photos(files: dict[str, bytes]) -> dict[str, np.ndarray]:
     """The saved photos that still decode (a kingdom without one is drawn instead)."""
+    from vision.load_image import ImageError, load_image
+
     photos = {}
     for name, data in files.items():
         try:

@@ -11,7 +11,6 @@ import threading
 from pathlib import Path
 
 import streamlit as st
-from streamlit_image_coordinates import streamlit_image_coordinates
 
 from games.editing import blank_board
 from games.model import GameSetup
@@ -119,6 +118,7 @@ def kingdom_input(slot: int, name: str, setup: GameSetup) -> None:
         new_photo = _new_file(shot, slot, "camera photo")
 
     if new_photo is not None:
+        st.session_state[_source_key(slot)] = mode
         read_photo(slot, setup, name, *new_photo)
     elif state.needs_reading(slot, size):
         current = state.photo(slot)
@@ -126,7 +126,12 @@ def kingdom_input(slot: int, name: str, setup: GameSetup) -> None:
         with st.status(f"Reading {words} again…") as status:
             _read_slot_photo(slot, setup, name, status)
     if mode != HAND:
-        _show_reading(slot, size)
+        _show_reading(slot, size, mode)
+
+
+def _source_key(slot: int) -> str:
+    """Where the slot's latest photo came from (Photo or Camera), to keep its error there."""
+    return f"photo_from_{slot}"
 
 
 def _new_file(file, slot: int, name: str | None = None) -> tuple[str, bytes] | None:
@@ -149,17 +154,29 @@ def read_new_uploads(setup: GameSetup) -> None:
     """
     for slot, name in enumerate(setup.players):
         mode = st.session_state.get(f"source_{slot}", UPLOAD)
-        if mode not in (UPLOAD, CAMERA):
-            continue
-        widget = f"upload_{slot}" if mode == UPLOAD else f"camera_{slot}"
-        new = _new_file(
-            st.session_state.get(widget), slot, None if mode == UPLOAD else "camera photo"
-        )
+        new = _new_file(_file_widget(slot, mode), slot, None if mode == UPLOAD else "camera photo")
         if new is not None:
+            st.session_state[_source_key(slot)] = mode
             progress = st.empty()
             with progress.container():
                 read_photo(slot, setup, name, *new, rerun_on_switch=False)
             progress.empty()
+
+
+def _file_widget(slot: int, mode: str):
+    """The file the player's uploader or camera holds now (None: none, or entered by hand)."""
+    if mode not in (UPLOAD, CAMERA):
+        return None
+    return st.session_state.get(f"upload_{slot}" if mode == UPLOAD else f"camera_{slot}")
+
+
+def has_new_file(players: int) -> bool:
+    """Whether an uploader or camera holds a file not read yet (``read_new_uploads`` reads it)."""
+    for slot in range(players):
+        file = _file_widget(slot, st.session_state.get(f"source_{slot}", UPLOAD))
+        if file is not None and file.file_id != st.session_state.get(f"read_id_{slot}"):
+            return True
+    return False
 
 
 def read_photo(
@@ -360,10 +377,12 @@ def error_message(reading: state.PhotoReading) -> str:
     return f"Could not read {reading.name}: {reason}."
 
 
-def _show_reading(slot: int, size: int) -> None:
+def _show_reading(slot: int, size: int, mode: str) -> None:
     reading = state.reading(slot, size)
     if reading is None:
         return
+    if reading.error and st.session_state.get(_source_key(slot), mode) != mode:
+        return  # an upload that failed is not the camera's business (nor the other way round)
     if reading.error:
         st.error(escape_markdown(error_message(reading)))
         if reading.photo is not None:
@@ -405,6 +424,8 @@ def sentence(text: str) -> str:
 
 def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
     """Tap the kingdom's four corners on the photo; the reading runs again from them."""
+    from streamlit_image_coordinates import streamlit_image_coordinates
+
     from vision.render import mark_points
 
     photo = reading.photo

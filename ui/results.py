@@ -15,8 +15,6 @@ from games.results import GameResult, RoundResult, provisional_reason
 from scoring.ranking import Ranking
 from scoring.score import Score
 from ui.text import escape_markdown
-from vision.annotate import annotate_regions, png_bytes
-from vision.render import render_board
 
 
 def ordinal(place: int) -> str:
@@ -115,8 +113,7 @@ def _show_round(
         else:
             st.markdown(f"### :material/emoji_events: {_names(winners)} share first place")
         show_ranking(game.ranking, final=final)
-    for warning in game.warnings:
-        st.warning(escape_markdown(warning), icon=":material/extension:")
+    _tile_set_warnings(game.warnings)
     tabs = st.tabs([escape_markdown(name) for name in game.scores])
     for index, (tab, (name, score)) in enumerate(zip(tabs, game.scores.items(), strict=True)):
         with tab:
@@ -139,12 +136,47 @@ def points_by_terrain(scores: Mapping[str, Score]) -> list[dict[str, str | int]]
     ]
 
 
+def _tile_set_warnings(warnings: Sequence[str]) -> None:
+    """The game-wide tile-set warnings: one line with their count, the sentences folded away
+    (several of them would push the kingdoms far down a phone's screen)."""
+    if not warnings:
+        return
+    count = len(warnings)
+    with st.expander(
+        f"{count} tile-set warning{'' if count == 1 else 's'}: dominoes the real set does not have",
+        icon=":material/extension:",
+    ):
+        for warning in warnings:
+            st.warning(escape_markdown(warning), icon=":material/extension:")
+
+
+# The pictures are the slow part of a result; a rerun for another kingdom's tap finds the
+# unchanged ones here. Keyed by the score (board and rules) and the photo they show.
+@st.cache_data(max_entries=64, show_spinner=False)
+def _annotated(score: Score, photo: np.ndarray | None) -> np.ndarray:
+    from vision.annotate import annotate_regions
+    from vision.render import render_board
+
+    return annotate_regions(photo if photo is not None else render_board(score.board), score)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _annotated_jpeg(score: Score, photo: np.ndarray | None) -> bytes:
+    from vision.annotate import jpeg_bytes
+
+    return jpeg_bytes(_annotated(score, photo), quality=90)
+
+
+def _annotated_png(score: Score, photo: np.ndarray | None) -> bytes:
+    from vision.annotate import png_bytes
+
+    return png_bytes(_annotated(score, photo))
+
+
 def _show_kingdom(name: str, score: Score, photo: np.ndarray | None, key: str) -> None:
-    picture = photo if photo is not None else render_board(score.board)
-    annotated = annotate_regions(picture, score)
     left, right = st.columns([1, 1])
     caption = f"{escape_markdown(name)}'s regions and their points"
-    left.image(annotated, channels="BGR", caption=caption)
+    left.image(_annotated_jpeg(score, photo), caption=caption, output_format="JPEG")
     with right:
         st.metric(f"{escape_markdown(name)}'s total", score.total)
         rows = [
@@ -167,7 +199,7 @@ def _show_kingdom(name: str, score: Score, photo: np.ndarray | None, key: str) -
             st.warning(escape_markdown(warning), icon=":material/extension:")
         st.download_button(
             "Download this picture (PNG)",
-            partial(png_bytes, annotated),  # encoded on a tap, not on every run of the page
+            partial(_annotated_png, score, photo),  # encoded on a tap, not on every run
             file_name=f"kingdom-{name}.png",
             mime="image/png",
             key=f"png_{key}",

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the reader's own type, without importing vision on the firs
     from vision.cells import CellReadings
 
 # Widget keys that hold user input which must survive page switches (see the module docstring).
-_KEPT_PREFIXES = ("setup_", "brush_", "source_", "sample_")
+_KEPT_PREFIXES = ("setup_", "source_", "sample_", "kingdom_shown")
 
 
 def keep_widget_values() -> None:

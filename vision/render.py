@@ -1,8 +1,9 @@
-"""Draw a board as a picture, and map a tap on that picture back to a cell.
+"""Draw a board as a picture.
 
-The app shows hand-entered boards (and a photo's reading, while it is corrected) as this drawing:
-one flat terrain colour per cell, small crown icons, a letter for those who cannot tell the
-colours apart, and a marked frame around the cells the reader was unsure of. Images are BGR
+The result shows a kingdom entered by hand (with no photo to annotate) as this drawing: one flat
+terrain colour per cell, small crown icons, a letter for those who cannot tell the colours apart,
+and a marked frame around the cells the reader was unsure of (the browser's board editor draws
+the same colours, from ``vision.palette``). Images are BGR
 ``uint8`` arrays like the rest of ``vision`` (OpenCV's order); ``cv2.imencode`` and
 ``st.image(..., channels="BGR")`` take them as they are.
 """
@@ -15,22 +16,15 @@ import cv2
 import numpy as np
 
 from scoring import Board, Terrain
+from vision.palette import (
+    CROWN_EDGE,
+    CROWN_FILL,
+    DARK_TERRAINS,
+    GRID_LINE,
+    TERRAIN_COLOURS,
+    UNCERTAIN_MARK,
+)
 
-# Flat colours close to the tiles' art (BGR), light enough for dark crowns and letters on top.
-TERRAIN_COLOURS: dict[Terrain, tuple[int, int, int]] = {
-    Terrain.WHEAT: (70, 200, 235),
-    Terrain.FOREST: (60, 120, 40),
-    Terrain.LAKE: (200, 130, 50),
-    Terrain.GRASSLAND: (100, 205, 140),
-    Terrain.SWAMP: (110, 140, 150),
-    Terrain.MINE: (60, 60, 70),
-    Terrain.CASTLE: (215, 210, 205),
-    Terrain.EMPTY: (235, 240, 245),
-}
-CROWN_FILL = (40, 205, 250)
-CROWN_EDGE = (20, 40, 60)
-GRID_LINE = (50, 50, 50)
-UNCERTAIN_MARK = (200, 30, 220)  # magenta: stands out on every terrain colour
 DEFAULT_CELL_PX = 96
 
 
@@ -53,7 +47,7 @@ def render_board(
         for index in range(cell.crowns):
             _crown(tile, index)
         if cell.terrain.is_land:
-            _letter(tile, cell.terrain.letter, dark_background=cell.terrain in _DARK)
+            _letter(tile, cell.terrain.letter, dark_background=cell.terrain in DARK_TERRAINS)
     for i in range(size + 1):
         edge = min(i * cell_px, size * cell_px - 1)
         cv2.line(image, (edge, 0), (edge, size * cell_px - 1), GRID_LINE, 2)
@@ -61,20 +55,6 @@ def render_board(
     for row, col in uncertain:
         _mark_uncertain(image, row, col, cell_px)
     return image
-
-
-def cell_at(x: float, y: float, width: float, height: float, size: int) -> tuple[int, int] | None:
-    """The (row, col) under a tap at (x, y) on the picture shown ``width``×``height`` pixels.
-
-    The picture may be shown scaled (a phone shrinks it), so the position is taken relative to
-    the displayed size. A tap outside the picture gives None.
-    """
-    if width <= 0 or height <= 0 or not (0 <= x < width and 0 <= y < height):
-        return None
-    return int(y * size / height), int(x * size / width)
-
-
-_DARK = {Terrain.FOREST, Terrain.MINE, Terrain.LAKE}
 
 
 def _crown(tile: np.ndarray, index: int) -> None:

@@ -6,26 +6,13 @@ button and the upload widget; taps on the picture are covered by the browser tes
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from games.share import encode_game
+from tests.app.conftest import APP
 from tests.app.kingdom_choice import show_kingdom, text_box
 from tests.app_boards import BOARD_51, SAMPLES, WHEAT_22, WHEAT_24
 from ui.text import escape_markdown
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch) -> AppTest:
-    monkeypatch.setenv("KINGDOMINO_DB", str(tmp_path / "games.db"))
-    at = AppTest.from_file(APP, default_timeout=30)
-    at.run()
-    assert not at.exception
-    return at
 
 
 def enter(at: AppTest, slot: int, text: str, size: int = 5) -> None:
@@ -167,6 +154,28 @@ def test_share_link_reopens_the_same_result(app, tmp_path, monkeypatch):
     assert not other.exception
     assert metric_values(other)["Anna's total"] == "51"
     assert any("shared game" in i.value for i in other.info)
+
+
+def test_a_shared_game_says_which_rules_it_was_played_by(app):
+    app.toggle(key="setup_harmony").set_value(False).run()
+    app.toggle(key="setup_middle_kingdom").set_value(False).run()
+    enter(app, 0, BOARD_51)
+    code = app.code[0].value.split("?game=", 1)[1]
+    other = AppTest.from_file(APP, default_timeout=30)
+    other.query_params["game"] = code
+    other.run()
+    (header,) = [i.value for i in other.info if "shared game" in i.value]
+    assert "Classic (5×5), no bonuses" in header
+
+
+def test_tile_set_warnings_are_one_line_with_the_details_folded_away(app):
+    # Both kingdoms all wheat: more wheat halves than the real 48 dominoes have.
+    enter(app, 0, WHEAT_24)
+    enter(app, 1, WHEAT_24)
+    (folded,) = [e for e in app.expander if "tile-set warning" in e.label]
+    assert folded.label.split()[0].isdigit()
+    assert folded.label.startswith(f"{len(folded.warning)} tile-set warning")
+    assert not [w for w in app.warning if w not in folded.warning and "together have" in w.value]
 
 
 def test_a_damaged_share_link_is_a_message(monkeypatch, tmp_path):
@@ -314,3 +323,14 @@ def test_an_iphone_heic_photo_is_read(app):
     app.run()
     assert not app.exception
     assert metric_values(app)["Player 1's total"] == "51"
+
+
+def test_a_failed_uploads_error_stays_with_the_upload_not_the_camera(app):
+    from ui.photo import CAMERA, UPLOAD
+
+    app.file_uploader(key="upload_0").upload("notes.jpg", b"not a photo", "image/jpeg").run()
+    assert any("Could not read notes.jpg" in e.value.replace("\\", "") for e in app.error)
+    app.button_group(key="source_0").set_value(CAMERA).run()
+    assert not app.error
+    app.button_group(key="source_0").set_value(UPLOAD).run()
+    assert any("Could not read notes.jpg" in e.value.replace("\\", "") for e in app.error)

@@ -10,22 +10,12 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from scoring import Terrain
 from tests.app.kingdom_choice import show_kingdom, text_box
 from tests.app.test_app import APP, enter, metric_values
 from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
 
 DUEL = "7×7 Mighty Duel (2 players)"
 CLASSIC = "5×5 classic"
-
-
-@pytest.fixture
-def app(tmp_path, monkeypatch) -> AppTest:
-    monkeypatch.setenv("KINGDOMINO_DB", str(tmp_path / "games.db"))
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
-    assert not at.exception
-    return at
 
 
 @pytest.fixture
@@ -176,8 +166,10 @@ def test_a_reload_keeps_names_boards_photo_readings_and_flags(app):
     assert again.text_input(key="setup_name_0").value == "Anna"
     assert metric_values(again) == metric_values(app)
     assert provisional(again) == before  # the flags came back with the reading
-    assert any("What the app saw in blurred.png" in plain(e.label) for e in again.expander)
+    assert again.session_state["kingdom_shown"] == 1  # Ben's kingdom, open before the reload
     assert text_box(again, 1).value == WHEAT_24
+    show_kingdom(again, 0)
+    assert any("What the app saw in blurred.png" in plain(e.label) for e in again.expander)
 
 
 def test_a_reload_keeps_the_dynasty_games_already_over(app):
@@ -226,20 +218,8 @@ def test_a_text_error_is_shown_beside_the_board_and_keeps_the_board(app):
 
 
 def test_segmented_controls_cannot_be_emptied(app):
-    for key in ("setup_count", "source_0", "brush_crowns_0"):
+    for key in ("setup_count", "source_0"):
         assert app.button_group(key=key).proto.required, key
-
-
-def test_the_brush_offers_only_the_crowns_a_terrain_can_carry(app):
-    app.radio(key="brush_terrain_0").set_value(Terrain.MINE).run()
-    app.button_group(key="brush_crowns_0").set_value(3).run()
-    assert app.button_group(key="brush_crowns_0").options == ["0", "1", "2", "3"]
-    app.radio(key="brush_terrain_0").set_value(Terrain.WHEAT).run()
-    crowns = app.button_group(key="brush_crowns_0")
-    assert crowns.options == ["0", "1"] and crowns.value == 1
-    assert any("Wheat carries at most 1 crown" in c.value for c in app.caption)
-    app.radio(key="brush_terrain_0").set_value(Terrain.EMPTY).run()
-    assert not [g for g in app.button_group if g.key == "brush_crowns_0"]
 
 
 def test_cells_changed_by_joint_decoding_are_flagged_like_uncertain_ones():

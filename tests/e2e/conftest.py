@@ -8,6 +8,7 @@ classes Streamlit gives keyed widgets, and waiting with ``expect`` (never sleepi
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -148,6 +149,19 @@ def device_page(request, browser, app_server):
 
 
 @pytest.fixture
+def blurred_photo(tmp_path):
+    """aau-board-1 blurred so that the reader flags some cells."""
+    import cv2
+
+    from tests.app_boards import SAMPLES
+
+    image = cv2.GaussianBlur(cv2.imread(str(SAMPLES / "aau-board-1.jpg")), (0, 0), 7)
+    path = tmp_path / "blurred.png"
+    cv2.imwrite(str(path), image)
+    return path
+
+
+@pytest.fixture
 def page(browser, app_server):
     """A fresh browser session (its own Streamlit session) on the app's first page, loaded."""
     context = browser.new_context(viewport={"width": 1000, "height": 1400})
@@ -184,10 +198,41 @@ def screenshot(page, name: str, top=None) -> None:
 
 expect = playwright_sync.expect
 expect.set_options(timeout=10_000)
-# A custom component (the tap-to-edit picture) loads its own page and script into an iframe the
-# first time it is shown; on a loaded machine that once took longer than 10 s (a CI run at
-# 1019490), so its first appearance is given as long as the server's start.
-COMPONENT_FIRST_LOAD_MS = 30_000
+
+
+def is_phone(page) -> bool:
+    """Whether the page is the phone profile (``DEVICES["phone"]``: touch, 390 px wide)."""
+    return page.viewport_size["width"] < 500
+
+
+def tap(page, target) -> None:
+    """A tap as the device makes it: a touch tap on the phone, a mouse click on the desktop."""
+    if is_phone(page):
+        target.tap()
+    else:
+        target.click()
+
+
+def board_cell(page, row: int, column: int):
+    """A board editor cell, 1-based as its name says (``row 2, column 3: lake, 1 crown``)."""
+    return page.get_by_role("button", name=re.compile(rf"^row {row}, column {column}: "))
+
+
+def cell_named(page, name: str):
+    """The cell whose accessible name is exactly ``name``: it shows what the name says."""
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def choose_brush(page, terrain: str, crowns: int | None = None) -> None:
+    """Pick the brush in the editor (``Mine``, ``2``): answered in the page, no run of the app."""
+    button = page.get_by_role("button", name=terrain, exact=True)
+    tap(page, button)
+    expect(button).to_have_attribute("aria-pressed", "true")
+    if crowns is not None:
+        name = f"{crowns} crown{'' if crowns == 1 else 's'}"
+        count = page.get_by_role("button", name=name, exact=True)
+        tap(page, count)
+        expect(count).to_have_attribute("aria-pressed", "true")
 
 
 def total_of(page, name: str):
@@ -239,6 +284,7 @@ def show_kingdom(page, name: str) -> None:
     choice = kingdom_choice(page, name)
     click_when_idle(page, choice)
     expect(choice).to_be_checked()
+    wait_for_app_run(page)  # the choice shows at once; their kingdom once the run is over
 
 
 def enter_board_text(page, slot: int, text: str, size: int = 5) -> None:

@@ -243,7 +243,7 @@ async def _upload_and_wait(page, photo: Photo, start: asyncio.Event, timeout_ms:
     return TabResult(photo, seconds, seconds is not None, own, f"{shown_total!r}", rows)
 
 
-async def run(tabs: int, timeout_s: float) -> None:
+async def run(tabs: int, timeout_s: float) -> list[TabResult]:
     from playwright.async_api import async_playwright
 
     timeout_ms = int(timeout_s * 1000)
@@ -272,6 +272,7 @@ async def run(tabs: int, timeout_s: float) -> None:
                 cpu = server.cpu_seconds() - cpu_before
                 await browser.close()
             report(results, photos, wall, cpu, server.peak_rss_mb(), server.model_loads())
+            return results
         finally:
             server.stop()
 

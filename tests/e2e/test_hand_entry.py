@@ -1,9 +1,8 @@
-"""Entering a kingdom by hand in a real browser: tapping cells with a brush, and typing it."""
+"""Entering a kingdom by hand in a real browser: typing it (tapping it in: test_editor.py)."""
 
 from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
-    COMPONENT_FIRST_LOAD_MS,
-    click_when_idle,
+    board_cell,
     enter_board_text,
     expect,
     open_app,
@@ -12,24 +11,6 @@ from tests.e2e.conftest import (
     show_kingdom,
     total_of,
 )
-
-
-def test_tap_cells_with_the_brush(page):
-    set_name(page, 0, "Anna")
-    click_when_idle(page, page.locator(".st-key-brush_terrain_0").get_by_text("Mine", exact=True))
-    click_when_idle(page, page.locator(".st-key-brush_crowns_0").get_by_text("2", exact=True))
-    picture = page.frame_locator(".st-key-tap_5_0 iframe").locator("img")
-    expect(picture).to_be_visible(timeout=COMPONENT_FIRST_LOAD_MS)
-    box = picture.bounding_box()
-    cell = box["width"] / 5
-    # Two mine cells side by side in the top row: one region of 2 cells × 4 crowns = 8, plus
-    # the Middle Kingdom's 10 for the centred castle.
-    picture.click(position={"x": cell * 0.5, "y": cell * 0.5})
-    expect(page.locator(".st-key-text_5_0 textarea")).to_have_value(
-        "M2 . . . .\n. . . . .\n. . C . .\n. . . . .\n. . . . .\n"
-    )
-    picture.click(position={"x": cell * 1.5, "y": cell * 0.5})
-    expect(total_of(page, "Anna")).to_contain_text("18")
 
 
 def test_type_the_board_as_text(page):
@@ -59,8 +40,7 @@ def test_on_a_phone_the_upload_button_and_its_camera_hint_come_first(browser, ap
         expect(upload.get_by_role("button", name="Upload", exact=True)).to_be_visible()
         hint = page.get_by_text("On a phone, this button can open the phone's own camera")
         expect(hint.first).to_be_visible()  # one per player tab; the first tab is shown
-        picture = page.frame_locator(".st-key-tap_5_0 iframe").locator("img")
-        expect(picture).to_be_visible(timeout=COMPONENT_FIRST_LOAD_MS)
+        expect(board_cell(page, 5, 5)).to_be_visible()
         screenshot(page, "phone", top=page.get_by_role("heading", name="Kingdoms"))
     finally:
         phone.close()

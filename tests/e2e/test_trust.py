@@ -8,9 +8,8 @@ import re
 import cv2
 import pytest
 
-from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
+from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
-    COMPONENT_FIRST_LOAD_MS,
     DEVICES,
     AppServer,
     click_when_idle,
@@ -38,15 +37,6 @@ def checked_size(page, size: str):
 
 def alert(page, kind: str, text: str):
     return page.get_by_test_id(f"stAlertContent{kind}").filter(has_text=text).first
-
-
-@pytest.fixture
-def blurred_photo(tmp_path):
-    """aau-board-1 blurred so that the reader flags some cells."""
-    image = cv2.GaussianBlur(cv2.imread(str(SAMPLES / "aau-board-1.jpg")), (0, 0), 7)
-    path = tmp_path / "blurred.png"
-    cv2.imwrite(str(path), image)
-    return path
 
 
 @pytest.fixture
@@ -190,23 +180,7 @@ def test_a_text_error_shows_beside_the_board(device_page):
     assert message.bounding_box()["y"] < page.locator(".st-key-text_5_0").bounding_box()["y"]
 
 
-# 6. The castle moves by tapping ---------------------------------------------------------------
-
-
-def test_tapping_the_castle_then_a_cell_moves_it(device_page):
-    page = device_page
-    picture = page.frame_locator(".st-key-tap_5_0 iframe").locator("img")
-    expect(picture).to_be_visible(timeout=COMPONENT_FIRST_LOAD_MS)
-    cell = picture.bounding_box()["width"] / 5
-    picture.click(position={"x": cell * 2.5, "y": cell * 2.5})  # the castle
-    expect(alert(page, "Info", "tap the cell where the castle belongs")).to_be_visible()
-    picture.click(position={"x": cell * 0.5, "y": cell * 0.5})
-    expect(page.locator(".st-key-text_5_0 textarea")).to_have_value(
-        "C . . . .\n. . . . .\n. . W0 . .\n. . . . .\n. . . . .\n"
-    )
-
-
-# 7. Segmented controls cannot be emptied; 8. the brush offers possible crowns only -------------
+# 7. Segmented controls cannot be emptied (6. and 8., the castle and the brush: test_editor.py) --
 
 
 def test_tapping_the_chosen_source_again_keeps_the_uploader(device_page):
@@ -219,16 +193,6 @@ def test_tapping_the_chosen_source_again_keeps_the_uploader(device_page):
     wait_for_app_run(page)
     expect(photo).to_have_attribute("aria-checked", "true")
     expect(uploader).to_be_visible()
-
-
-def test_the_brush_offers_only_possible_crowns(device_page):
-    page = device_page
-    brush = page.locator(".st-key-brush_terrain_0")
-    click_when_idle(page, brush.get_by_text("Mine", exact=True))
-    expect(page.locator(".st-key-brush_crowns_0").get_by_role("radio")).to_have_count(4)
-    click_when_idle(page, brush.get_by_text("Wheat", exact=True))
-    expect(page.locator(".st-key-brush_crowns_0").get_by_role("radio")).to_have_count(2)
-    expect(page.get_by_text("Wheat carries at most 1 crown").first).to_be_visible()
 
 
 # A whole table from one photo ------------------------------------------------------------------

@@ -15,11 +15,11 @@ VISIBLE = """selector => {
     return !!element && element.getClientRects().length > 0;
 }"""
 
-# The tap-to-fix board: an image inside the component's iframe (same origin), decoded.
-IMAGE_IN_FRAME = """selector => {
-    const frame = document.querySelector(selector);
-    const image = frame && frame.contentDocument && frame.contentDocument.querySelector("img");
-    return !!image && image.complete && image.naturalWidth > 0;
+# The board editor (ui/board_editor.js): its cells drawn inside the component's shadow root.
+EDITOR_DRAWN = """() => {
+    const host = document.querySelector('[data-testid="stBidiComponentIsolated"]');
+    const cells = host && host.shadowRoot && host.shadowRoot.querySelectorAll(".kd-cell");
+    return !!cells && cells.length > 0 && cells[0].getClientRects().length > 0;
 }"""
 
 TOTAL_SHOWN = """([name, total]) => Array.from(
@@ -32,8 +32,8 @@ def when_visible(page, selector: str, timeout_ms: float = 30_000) -> None:
     page.wait_for_function(VISIBLE, arg=selector, polling=POLL_MS, timeout=timeout_ms)
 
 
-def when_image_in_frame(page, selector: str, timeout_ms: float = 30_000) -> None:
-    page.wait_for_function(IMAGE_IN_FRAME, arg=selector, polling=POLL_MS, timeout=timeout_ms)
+def when_editor_drawn(page, timeout_ms: float = 30_000) -> None:
+    page.wait_for_function(EDITOR_DRAWN, polling=POLL_MS, timeout=timeout_ms)
 
 
 def when_total_shown(page, name: str, total: str, timeout_ms: float = 60_000) -> None:

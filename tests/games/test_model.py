@@ -94,3 +94,15 @@ def test_painting_the_castle_moves_it_and_painting_over_it_is_refused():
     assert board[2, 2].terrain is Terrain.EMPTY
     with pytest.raises(BoardError, match="move it"):
         paint(board, 0, 4, Terrain.LAKE)
+
+
+@pytest.mark.parametrize(
+    ("rules", "dynasty", "expected"),
+    [
+        (Rules(), False, "Classic (5×5), Middle Kingdom and Harmony bonuses"),
+        (Rules(middle_kingdom=False, harmony=False), False, "Classic (5×5), no bonuses"),
+        (Rules(harmony=False), True, "Classic (5×5), Middle Kingdom bonus, Dynasty (3 games)"),
+    ],
+)
+def test_a_setup_says_which_rules_it_is_played_by(rules, dynasty, expected):
+    assert GameSetup(("Anna", "Ben"), rules=rules, dynasty=dynasty).rules_text == expected

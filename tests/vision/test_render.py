@@ -5,7 +5,7 @@ import pytest
 
 from games.editing import blank_board, paint
 from scoring import Terrain
-from vision.render import TERRAIN_COLOURS, UNCERTAIN_MARK, cell_at, render_board
+from vision.render import TERRAIN_COLOURS, UNCERTAIN_MARK, render_board
 
 
 def _centre_colour(image, row, col, cell_px):
@@ -40,25 +40,6 @@ def test_uncertain_cells_are_framed_and_others_are_not():
     rows, cols = np.nonzero(marked)
     assert rows.min() >= 80 and rows.max() < 160
     assert cols.min() >= 240 and cols.max() < 320
-
-
-@pytest.mark.parametrize(
-    ("x", "y", "width", "height", "expected"),
-    [
-        (0, 0, 500, 500, (0, 0)),
-        (499, 499, 500, 500, (4, 4)),
-        (150, 50, 300, 300, (0, 2)),  # shown at 300 px: still column 2 of 5
-        (10, 299, 300, 300, (4, 0)),
-        (300, 10, 300, 300, None),
-        (-1, 10, 300, 300, None),
-    ],
-)
-def test_a_tap_maps_to_the_cell_under_it_at_any_display_size(x, y, width, height, expected):
-    assert cell_at(x, y, width, height, 5) == expected
-
-
-def test_seven_by_seven_taps():
-    assert cell_at(699, 0, 700, 700, 7) == (0, 6)
 
 
 def test_tapped_corners_are_marked_on_a_copy_of_the_photo():
