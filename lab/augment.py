@@ -161,8 +161,9 @@ def sheen(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     Unlike ``glare`` (a lamp's small white spot), it covers from a fifth of the cell to nearly
     all of it. Most of the held-out cell-crops v7 misreads are such cells: wheat burnt out to
     near-white, with only its dark speckles left, read as the castle's white tile. Trained at
-    ``Recipe.sheen_share`` 0.25 it moved those misreads to swamp rather than fixing them (README,
-    "Two more options"), so it is off in the shipped recipe.
+    ``Recipe.sheen_share`` 0.25 it moved those misreads to swamp rather than fixing them
+    (lab/README.md, "Tried and dropped"; measured in commit 430b4b5), so it is off in the
+    shipped recipe.
     """
     yy, xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32) / CROP
     angle = rng.uniform(0, 2 * np.pi)
