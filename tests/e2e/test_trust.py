@@ -140,6 +140,10 @@ def test_the_game_survives_the_server_losing_the_session(browser, own_server, de
         wait_for_app_run(page)
         set_name(page, 0, "Anna")
         enter_board_text(page, 0, BOARD_51)
+        # As a player would: the result shows Anna's total before the next kingdom is chosen
+        # (the text box's run ends by starting a whole-page run, and a tap landing between the
+        # two was seen undone on CI).
+        expect(total_of(page, "Anna")).to_contain_text("51")
         show_kingdom(page, "Player 2")
         enter_board_text(page, 1, WHEAT_24)
         next_game = page.locator(".st-key-next_game").get_by_role("button")
