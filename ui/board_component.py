@@ -10,6 +10,7 @@ unpacks and checks what comes back.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,7 +97,10 @@ def board_editor(
     """Draw the editor; ``on_edit`` runs (as a widget callback) when it sends a board."""
     _mount(
         key=key,
-        data=editor_data(board, flagged, brush, ack),
+        # As a JSON string, not a dict: Streamlit looks through a dict's values for dataframes,
+        # and that check imports pandas (about a second of a fresh server's CPU) on the first
+        # page, which draws no table.
+        data=json.dumps(editor_data(board, flagged, brush, ack)),
         on_edit_change=on_edit,
         width="stretch",
     )

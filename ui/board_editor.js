@@ -22,7 +22,7 @@ export default function (component) {
     editors.set(root, editor);
   }
   editor.send = (edit) => setStateValue("edit", edit);
-  editor.receive(data);
+  editor.receive(JSON.parse(data)); // a JSON string: see board_component.board_editor
   return () => editor.unmount();
 }
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass
+import threading
 from functools import lru_cache
 from importlib import resources
 
@@ -114,9 +115,18 @@ def _read_resource(name: str) -> bytes:
     return resources.files("vision").joinpath("models", name).read_bytes()
 
 
-@lru_cache(maxsize=1)
 def load_model() -> CellModel:
-    """The packaged model, loaded once per process."""
+    """The packaged model, loaded once per process, even when threads ask at the same moment
+    (the app warms it up in the background while a first photo may already be read)."""
+    with _LOAD_LOCK:
+        return _load_model_once()
+
+
+_LOAD_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _load_model_once() -> CellModel:
     meta = json.loads(_read_resource(META_FILE))
     info = ModelInfo(
         crop=int(meta["crop"]),

@@ -53,8 +53,10 @@ def edit(board: str, touched, number: int = 1, brush=("W", 0)) -> dict:
 
 
 def data(at: AppTest, slot: int = 0) -> dict:
-    """What the editor was given in the last run."""
-    return json.loads(editor(at, slot).proto.mixed.json or editor(at, slot).proto.json)
+    """What the editor was given in the last run (a JSON string, sent as JSON)."""
+    given = json.loads(editor(at, slot).proto.json)
+    assert isinstance(given, str), "the editor's data goes as a string: a dict imports pandas"
+    return json.loads(given)
 
 
 # What the browser is given ----------------------------------------------------------------------
