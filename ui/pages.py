@@ -176,8 +176,11 @@ def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]], final
         key="download_json",
     )
     base = st.context.url.split("?")[0] if st.context.url else ""
-    st.markdown("**Share link** (opens this result on any device that can reach this app):")
-    st.code(f"{base}?{SHARE_PARAM}={code}", language=None, wrap_lines=True)
+    # In a popover: a code block is the page's dearest element to draw in the browser (its
+    # syntax highlighter), and every phone redraws the result after each change.
+    with st.popover("Share link", icon=":material/share:"):
+        st.caption("Opens this result on any device that can reach this app.")
+        st.code(f"{base}?{SHARE_PARAM}={code}", language=None, wrap_lines=True)
 
 
 def _session_buttons(game: Game, final: bool) -> None:

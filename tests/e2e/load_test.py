@@ -259,7 +259,7 @@ async def run(tabs: int, timeout_s: float) -> list[TabResult]:
                 context = await browser.new_context(viewport={"width": 1000, "height": 1400})
                 pages = [await context.new_page() for _ in photos]
                 await asyncio.gather(*(_open(page, server.url, timeout_ms) for page in pages))
-                cpu_before = server.cpu_seconds()
+                cpu_before, browser_before = server.cpu_seconds(), browser_cpu_seconds()
                 start = asyncio.Event()
                 waits = [
                     asyncio.create_task(_upload_and_wait(page, photo, start, timeout_ms))
@@ -270,11 +270,29 @@ async def run(tabs: int, timeout_s: float) -> list[TabResult]:
                 results = await asyncio.gather(*waits)
                 wall = time.perf_counter() - started
                 cpu = server.cpu_seconds() - cpu_before
+                browser_cpu = browser_cpu_seconds() - browser_before
                 await browser.close()
-            report(results, photos, wall, cpu, server.peak_rss_mb(), server.model_loads())
+            report(
+                results, photos, wall, cpu, browser_cpu, server.peak_rss_mb(), server.model_loads()
+            )
             return results
         finally:
             server.stop()
+
+
+def browser_cpu_seconds() -> float:
+    """CPU seconds of every chromium process now running (the tabs share this machine's cores
+    with the server, so their work is part of every tab's wait)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            name, fields = stat.read_text().split(") ", 1)
+        except OSError:  # the process ended while we looked
+            continue
+        if name.endswith("(chromium"):
+            values = fields.split()
+            total += int(values[11]) + int(values[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -287,6 +305,7 @@ def report(
     photos: list[Photo],
     wall: float,
     cpu: float,
+    browser_cpu: float,
     rss_mb: float,
     model_loads: int,
 ) -> None:
@@ -314,6 +333,9 @@ def report(
     print(f"all {len(results)} done after               {wall:.1f} s")
     print(f"server peak RSS                  {rss_mb:.0f} MB")
     print(f"server CPU per photo             {cpu / len(results):.2f} s ({cpu:.1f} s in all)")
+    print(
+        f"browser CPU per tab              {browser_cpu / len(results):.2f} s (the tabs' own work)"
+    )
     print(f"cell model loads in the server   {model_loads}")
 
 

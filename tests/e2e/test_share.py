@@ -5,6 +5,7 @@ from games.share import encode_game
 from scoring import parse_board
 from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
+    click_when_idle,
     enter_board_text,
     expect,
     open_app,
@@ -23,6 +24,7 @@ def test_share_link_reopens_the_same_result_in_a_new_page(page, browser):
     enter_board_text(page, 1, WHEAT_24)
     # The link is on the page before Player 2's kingdom: wait until it holds both kingdoms.
     both = Game(GameSetup(("Anna", "Player 2")), ((parse_board(BOARD_51), parse_board(WHEAT_24)),))
+    click_when_idle(page, page.get_by_role("button", name="Share link"))
     link = page.get_by_test_id("stCode").filter(has_text="?game=")
     expect(link).to_contain_text(f"?game={encode_game(both)}")
     url = link.inner_text().strip()
