@@ -299,11 +299,7 @@ def _background(rng, kind: str, height: int, width: int) -> np.ndarray:
         table += _smooth_noise(rng, height, width, 64, 6)[..., None]
     elif kind == "wood":
         colour = np.array([rng.uniform(60, 120), rng.uniform(110, 170), rng.uniform(160, 220)])
-        y, x = np.mgrid[0:height, 0:width].astype(np.float32)
-        angle = rng.uniform(0, np.pi)
-        u = x * np.cos(angle) + y * np.sin(angle)
-        wobble = _smooth_noise(rng, height, width, 128, 30)
-        grain = np.sin((u + wobble) / rng.uniform(4, 12)) * 0.5 + 0.5
+        grain = _grain(rng, height, width, 128, 30, (4, 12))
         table = colour * (0.75 + 0.3 * grain[..., None])
         table += _smooth_noise(rng, height, width, 8, 5)[..., None]
     elif kind == "carpet":
@@ -805,14 +801,20 @@ def _warm_wood(rng, height: int, width: int) -> np.ndarray:
     """A light, warm wooden table (pine, beech, oak veneer): pale yellow-orange with soft grain
     (float32 BGR). Its colour lies between wheat's and a pale swamp's."""
     colour = np.array([rng.uniform(110, 160), rng.uniform(165, 205), rng.uniform(205, 245)])
-    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
-    angle = rng.uniform(0, np.pi)
-    u = x * np.cos(angle) + y * np.sin(angle)
-    wobble = _smooth_noise(rng, height, width, 256, 15)
-    grain = np.sin((u + wobble) / rng.uniform(3, 10)) * 0.5 + 0.5
+    grain = _grain(rng, height, width, 256, 15, (3, 10))
     table = colour * (0.9 + rng.uniform(0.04, 0.12) * grain[..., None])
     table += _smooth_noise(rng, height, width, 8, 4)[..., None]
     return table.astype(np.float32)
+
+
+def _grain(rng, height: int, width: int, wobble_cell: int, wobble: float, period) -> np.ndarray:
+    """Wood grain, 0-1: parallel waves at a random angle and ``period`` (px, low-high), bent by
+    smooth noise of ``wobble`` px over ``wobble_cell`` px."""
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    angle = rng.uniform(0, np.pi)
+    u = x * np.cos(angle) + y * np.sin(angle)
+    bend = _smooth_noise(rng, height, width, wobble_cell, wobble)
+    return np.sin((u + bend) / rng.uniform(*period)) * 0.5 + 0.5
 
 
 def _patterned_cloth(rng, kind: str, height: int, width: int) -> np.ndarray:
