@@ -199,7 +199,8 @@ def read_shrunk_table(seed: int) -> dict:
     and compared under the quarter turn that fits best. Counts: ``kingdoms``, ``found``,
     ``cells``, ``cells_right``, ``boards_right``, ``totals_right``, ``holes``, ``holes_right``,
     ``tiles``, ``false_holes``, ``wrong_cells``, ``wrong_cells_marked``, and ``px_per_kingdom``
-    (as read) for each kingdom.
+    (as read) for each kingdom. Scenes ``lab.tables`` draws as video frames are skipped (all
+    counts 0).
     """
     import cv2
 
@@ -208,14 +209,16 @@ def read_shrunk_table(seed: int) -> dict:
     from vision.pipeline import read_table
 
     scene = make_table_scene(seed, FULL_LONG_SIDE)
+    counts: dict = dict.fromkeys(COUNTS, 0)
+    counts["px_per_kingdom"] = []
+    if scene.video:  # a video frame is 1920 px at most, not a 12 MP photo: another kind
+        return counts
     scale = float(np.random.default_rng([seed, 44]).uniform(*SHRINK))
     h, w = scene.image.shape[:2]
     small = cv2.resize(
         scene.image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
     )
     ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    counts: dict = dict.fromkeys(COUNTS, 0)
-    counts["px_per_kingdom"] = []
     try:
         table = read_table(jpeg.tobytes())
         readings = table.kingdoms
