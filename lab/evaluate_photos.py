@@ -225,11 +225,7 @@ def run(n_scenes: int, seed: int, real: bool, show_failures: int, long_side: int
         photos = sorted((shared_dir() / "datasets" / "photos").glob("*.jpg"))
         tally = Tally(f"real photos ({len(photos)})")
         for path in photos:
-            labels = [
-                line.split()
-                for line in path.with_suffix(".txt").read_text().splitlines()
-                if line.strip()
-            ]
+            labels = photo_labels(path)
             _evaluate_one(
                 tally, path.read_bytes(), len(labels), labels, None, classify, total, path.name
             )
@@ -257,16 +253,12 @@ def _real_variants(photos: list[Path], classify, total) -> Tally:
     tally = Tally(f"real photos turned {TURNS}° and tilted {TILTS} ({len(photos) * 12})")
     rng = np.random.default_rng(0)
     for path in photos:
-        labels = [
-            line.split()
-            for line in path.with_suffix(".txt").read_text().splitlines()
-            if line.strip()
-        ]
+        labels = photo_labels(path)
         image = load_image(path)
         base = find_board(image)
         for turn in TURNS:
             for tilt in TILTS:
-                variant, warp = _turn_and_tilt(image, turn, tilt, rng)
+                variant, warp = turn_and_tilt(image, turn, tilt, rng)
                 corners = cv2.perspectiveTransform(base.corners.reshape(-1, 1, 2), warp).reshape(
                     4, 2
                 )
@@ -279,13 +271,19 @@ def _real_variants(photos: list[Path], classify, total) -> Tally:
     return tally
 
 
-def _turn_and_tilt(
-    image: np.ndarray, turn: float, tilt: float, rng
+def photo_labels(path: Path) -> list[list[str]]:
+    """A shared photo's truth: the board-text rows in the ``.txt`` beside it."""
+    text = path.with_suffix(".txt").read_text()
+    return [line.split() for line in text.splitlines() if line.strip()]
+
+
+def turn_and_tilt(
+    image: np.ndarray, turn: float, tilt: float, rng, shrink: float = 0.55
 ) -> tuple[np.ndarray, np.ndarray]:
     """The photo shrunk, turned and keystoned onto a carpet-coloured canvas, and the warp."""
     h, w = image.shape[:2]
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    rotation = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 0.55)
+    rotation = cv2.getRotationMatrix2D((w / 2, h / 2), turn, shrink)
     dst = cv2.transform(src[None], rotation)[0]
     centre = dst.mean(axis=0)
     dst[:2] = centre + (dst[:2] - centre) * (1 - tilt)  # the photo's top edge moves away

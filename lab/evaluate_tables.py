@@ -178,3 +178,123 @@ def print_report(results: list[SceneResult], negatives: list[tuple[str, int]], a
 
 if __name__ == "__main__":
     main()
+
+
+# --- the cells of every kingdom in a whole-table photo a phone took at 12 MP, read shrunk ----
+
+FULL_LONG_SIDE = 4032  # a 12 MP phone photo
+SHRINK = (0.35, 0.5)  # the photo read at this share of its size
+COUNTS = (
+    *("kingdoms", "found", "cells", "cells_right", "boards_right", "totals_right"),
+    *("holes", "holes_right", "tiles", "false_holes", "wrong_cells", "wrong_cells_marked"),
+)
+
+
+def read_shrunk_table(seed: int) -> dict:
+    """One game-night table drawn at 12 MP (each kingdom about 600-900 px across), shrunk to
+    0.35-0.5 of its size (``cv2.INTER_AREA``, the share drawn from the seed), and read by
+    ``vision.pipeline.read_table`` (what ``kingdomino score --kingdoms all`` calls).
+
+    Each complete kingdom is matched to the found one whose centre is nearest (within a cell)
+    and compared under the quarter turn that fits best. Counts: ``kingdoms``, ``found``,
+    ``cells``, ``cells_right``, ``boards_right``, ``totals_right``, ``holes``, ``holes_right``,
+    ``tiles``, ``false_holes``, ``wrong_cells``, ``wrong_cells_marked``, and ``px_per_kingdom``
+    (as read) for each kingdom. Scenes ``lab.tables`` draws as video frames are skipped (all
+    counts 0).
+    """
+    import cv2
+
+    from lab.evaluate import board_total
+    from scoring.board import parse_board
+    from vision.pipeline import read_table
+
+    scene = make_table_scene(seed, FULL_LONG_SIDE)
+    counts: dict = dict.fromkeys(COUNTS, 0)
+    counts["px_per_kingdom"] = []
+    if scene.video:  # a video frame is 1920 px at most, not a 12 MP photo: another kind
+        return counts
+    scale = float(np.random.default_rng([seed, 44]).uniform(*SHRINK))
+    h, w = scene.image.shape[:2]
+    small = cv2.resize(
+        scene.image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA
+    )
+    ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    try:
+        table = read_table(jpeg.tobytes())
+        readings = table.kingdoms
+        to_read = scale / table.photo_scale  # the truth's pixels to those the reader used
+    except (NoBoardFound, ValueError):
+        readings, to_read = (), 1.0
+    for truth in scene.kingdoms:
+        if not truth.complete or abs(truth.margin) < BORDERLINE:
+            continue
+        counts["kingdoms"] += 1
+        corners = truth.corners * to_read
+        cell = np.linalg.norm(corners[1] - corners[0]) / truth.size
+        counts["px_per_kingdom"].append(float(cell * truth.size))
+        near = [
+            r
+            for r in readings
+            if r.location is not None
+            and np.linalg.norm(r.location.corners.mean(axis=0) - corners.mean(axis=0)) < cell
+            and r.size == truth.size
+        ]
+        if not near:
+            continue
+        reading = near[0]
+        counts["found"] += 1
+        labels = np.array(truth.labels, dtype=object)
+        read = np.array([row.split() for row in reading.board.rows_text()], dtype=object)
+        turns = max(range(4), key=lambda t: int((np.rot90(read, t) == labels).sum()))
+        read = np.rot90(read, turns)
+        marked = np.rot90(reading.cells.uncertain | reading.cells.corrected, turns)
+        holes = labels == "."
+        wrong = read != labels
+        counts["cells"] += labels.size
+        counts["cells_right"] += int((~wrong).sum())
+        counts["boards_right"] += int(not wrong.any())
+        truth_board = parse_board("\n".join(" ".join(row) for row in truth.labels))
+        counts["totals_right"] += int(board_total(reading.board) == board_total(truth_board))
+        counts["holes"] += int(holes.sum())
+        counts["holes_right"] += int((read[holes] == ".").sum())
+        counts["tiles"] += int((~holes).sum())
+        counts["false_holes"] += int((read[~holes] == ".").sum())
+        counts["wrong_cells"] += int(wrong.sum())
+        counts["wrong_cells_marked"] += int((wrong & marked).sum())
+    return counts
+
+
+def read_shrunk_tables(count: int, seed: int = 30000) -> dict:
+    """``read_shrunk_table`` over ``count`` seeds: prints its block, returns the shares as
+    ``lab.evaluate.evaluate_scenes`` does (per kingdom, not per scene)."""
+    total: dict = dict.fromkeys(COUNTS, 0)
+    total["px_per_kingdom"] = []
+    for s in range(seed, seed + count):
+        for key, value in read_shrunk_table(s).items():
+            total[key] += value  # px_per_kingdom: lists join
+
+    def share(a: str, b: str) -> float:
+        return total[a] / max(total[b], 1)
+
+    px = np.array(total["px_per_kingdom"] or [0.0])
+    print(
+        f"\n== whole-table photos at 12 MP read at {SHRINK[0]}-{SHRINK[1]} of their size, seeds"
+        f" {seed}-{seed + count - 1} =="
+    )
+    print(f"complete kingdoms found with the right size: {total['found']} of {total['kingdoms']}")
+    print(f"kingdom size as read: {px.min():.0f}-{px.max():.0f} px (median {np.median(px):.0f})")
+    figures = {
+        "found": share("found", "kingdoms"),
+        "cells": share("cells_right", "cells"),
+        "boards": share("boards_right", "kingdoms"),
+        "totals": share("totals_right", "kingdoms"),
+        "holes": share("holes_right", "holes"),
+        "false_holes": share("false_holes", "tiles"),
+        "wrong_cells": total["wrong_cells"],
+        "wrong_cells_marked": total["wrong_cells_marked"],
+    }
+    for key in ("cells", "boards", "totals", "holes", "false_holes"):
+        print(f"{key.replace('_', ' '):<28}{figures[key]:>8.2%}")
+    marked, wrong = figures["wrong_cells_marked"], figures["wrong_cells"]
+    print(f"wrong cells marked for a look: {marked} of {wrong}")
+    return figures

@@ -27,7 +27,7 @@ from lab.synth import make_hard_scene
 from scoring.board import Cell
 from vision.cells import CROP
 from vision.labels import TERRAINS
-from vision.rectify import DEFAULT_PX_PER_CELL, shrunk_for_warp
+from vision.rectify import DEFAULT_PX_PER_CELL, warp_at_scale
 
 TRAINING_SEED = 200_000
 MARGIN = 16  # px at CROP px per cell kept round each cell
@@ -78,11 +78,9 @@ def cut_scene(image: np.ndarray, corners: np.ndarray, labels) -> SceneCells:
     frame = np.float32([[0, 0], [size, 0], [size, size], [0, size]]) * px + margin
     corners = np.asarray(corners, np.float32)
     photo_px = np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)])
-    image, scale = shrunk_for_warp(image, photo_px / size, px)
-    corners = corners * np.float32(scale)
     side = int(round(size * px + 2 * margin))
     to_board = cv2.getPerspectiveTransform(corners, frame)
-    board = cv2.warpPerspective(image, to_board, (side, side), flags=cv2.INTER_LINEAR)
+    board = warp_at_scale(image, to_board, (side, side), photo_px / size / px)  # as straighten
     scaled_side = size * CROP + 2 * MARGIN
     board = cv2.resize(board, (scaled_side, scaled_side), interpolation=cv2.INTER_AREA)
     images, terrain, crowns = [], [], []

@@ -299,11 +299,7 @@ def _background(rng, kind: str, height: int, width: int) -> np.ndarray:
         table += _smooth_noise(rng, height, width, 64, 6)[..., None]
     elif kind == "wood":
         colour = np.array([rng.uniform(60, 120), rng.uniform(110, 170), rng.uniform(160, 220)])
-        y, x = np.mgrid[0:height, 0:width].astype(np.float32)
-        angle = rng.uniform(0, np.pi)
-        u = x * np.cos(angle) + y * np.sin(angle)
-        wobble = _smooth_noise(rng, height, width, 128, 30)
-        grain = np.sin((u + wobble) / rng.uniform(4, 12)) * 0.5 + 0.5
+        grain = _grain(rng, height, width, 128, 30, (4, 12))
         table = colour * (0.75 + 0.3 * grain[..., None])
         table += _smooth_noise(rng, height, width, 8, 5)[..., None]
     elif kind == "carpet":
@@ -438,6 +434,7 @@ def make_hard_scene(
     kingdoms: frozenset[int] | None = None,
     castle_figure: bool = True,
     camera: bool = False,
+    soft_wood: bool = False,
 ) -> Scene:
     """A scene built to fail a reader that only knows clean photos, fully determined by ``seed``.
 
@@ -456,19 +453,26 @@ def make_hard_scene(
     of a keystone laid on the photo, and the figure's top falls where that camera sees it: away
     from the camera, by its height over the camera's (the default figure always leans into the
     cell above, wherever the camera is).
+
+    ``soft_wood``: the kind of photo the reader once lost a hole in: warm light wood, two or
+    three dominoes missing, the castle figure standing, and a soft frame (defocus, then a
+    phone video's motion blur and compression).
     """
     from lab.augment import light_gains
 
     rng = np.random.default_rng(seed)
     size = 7 if rng.random() < 0.4 else 5
     cells, labels, partner = _real_kingdom_cells(rng, size, kingdoms)
-    holes = _hole_dominoes(rng, labels, partner, size)
+    missing = int(rng.integers(2, 4)) if soft_wood else None
+    holes = _hole_dominoes(rng, labels, partner, size, missing)
     for r, c in holes:
         labels[r][c] = "."
     short = int(photo_long_side * rng.choice([0.75, 0.5625]))
     height, width = (photo_long_side, short) if rng.random() < 0.6 else (short, photo_long_side)
-    background_kind = str(rng.choice(BACKGROUNDS + CLOTHS + CLOTHS))
-    if background_kind in CLOTHS:
+    background_kind = "warm_wood" if soft_wood else str(rng.choice(BACKGROUNDS + CLOTHS + CLOTHS))
+    if soft_wood:
+        photo = _warm_wood(rng, height, width)
+    elif background_kind in CLOTHS:
         photo = _patterned_cloth(rng, background_kind, height, width)
     else:
         photo = _background(rng, background_kind, height, width)
@@ -478,7 +482,7 @@ def make_hard_scene(
     alpha = np.zeros((plane_side, plane_side), np.float32)
     shifts = _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha)
     castle = next((r, c) for r in range(size) for c in range(size) if labels[r][c] == "C")
-    with_figure = rng.random() < 0.7 and castle_figure
+    with_figure = (rng.random() < 0.7 or soft_wood) and castle_figure
     if camera:
         frame_plane, corners, foot, over = _camera_view(rng, size, margin, width, height)
         figure = None
@@ -507,19 +511,29 @@ def make_hard_scene(
         photo = photo * (1 - 0.45 * shadow[..., None])
     _other_pieces(rng, photo, corners)
     photo = _lighting(rng, photo)
-    kelvin = 1e6 / rng.uniform(1e6 / 6500, 1e6 / 2700)
+    coldest = 4500 if soft_wood else 6500  # soft wood: an evening at home, lamp light
+    kelvin = 1e6 / rng.uniform(1e6 / coldest, 1e6 / 2700)
     photo = photo * light_gains(kelvin, rng.uniform(0.3, 1.0)).astype(np.float32)
     if rng.random() < 0.3:
         photo = _glare(rng, photo)
     image = np.clip(photo, 0, 255).astype(np.uint8)
-    image = _video_frame(rng, image) if rng.random() < 0.3 else _camera(rng, image)
+    if soft_wood:  # out of focus, then a video frame
+        image = _video_frame(rng, cv2.GaussianBlur(image, (0, 0), rng.uniform(1.0, 2.5)))
+    else:
+        image = _video_frame(rng, image) if rng.random() < 0.3 else _camera(rng, image)
     labels = tuple(tuple(r) for r in labels)
     return Scene(image, corners, size, labels, "hard", background_kind, seed, shifts)
 
 
-def hard_scenes(count: int, seed: int = 0, photo_long_side: int = 1600, camera: bool = False):
+def hard_scenes(
+    count: int,
+    seed: int = 0,
+    photo_long_side: int = 1600,
+    camera: bool = False,
+    soft_wood: bool = False,
+):
     for i in range(count):
-        yield make_hard_scene(seed + i, photo_long_side, camera=camera)
+        yield make_hard_scene(seed + i, photo_long_side, camera=camera, soft_wood=soft_wood)
 
 
 @lru_cache(maxsize=1)
@@ -599,13 +613,16 @@ def _real_kingdom_cells(rng, size, kingdoms: frozenset[int] | None = None):
     return cells, labels, partner
 
 
-def _hole_dominoes(rng, labels, partner, size) -> set[tuple[int, int]]:
-    """Whole dominoes missing on the outline (an incomplete kingdom), none in half the scenes."""
+def _hole_dominoes(rng, labels, partner, size, count: int | None = None) -> set[tuple[int, int]]:
+    """Whole dominoes missing on the outline (an incomplete kingdom): ``count``, or none in half
+    the scenes and up to two."""
     holes: set[tuple[int, int]] = set()
     outline = [
         (r, c) for r in range(size) for c in range(size) if r in (0, size - 1) or c in (0, size - 1)
     ]
-    for index in rng.permutation(len(outline))[: int(rng.choice([0, 0, 0, 1, 1, 2]))]:
+    order = rng.permutation(len(outline))
+    count = int(rng.choice([0, 0, 0, 1, 1, 2])) if count is None else count
+    for index in order[:count]:
         cell = outline[index]
         if cell in partner:
             holes |= {cell, partner[cell]}
@@ -780,6 +797,26 @@ def _leaning_castle_figure(rng, castle, margin, tiles, alpha, shift) -> np.ndarr
     return figure.astype(np.float32)
 
 
+def _warm_wood(rng, height: int, width: int) -> np.ndarray:
+    """A light, warm wooden table (pine, beech, oak veneer): pale yellow-orange with soft grain
+    (float32 BGR). Its colour lies between wheat's and a pale swamp's."""
+    colour = np.array([rng.uniform(110, 160), rng.uniform(165, 205), rng.uniform(205, 245)])
+    grain = _grain(rng, height, width, 256, 15, (3, 10))
+    table = colour * (0.9 + rng.uniform(0.04, 0.12) * grain[..., None])
+    table += _smooth_noise(rng, height, width, 8, 4)[..., None]
+    return table.astype(np.float32)
+
+
+def _grain(rng, height: int, width: int, wobble_cell: int, wobble: float, period) -> np.ndarray:
+    """Wood grain, 0-1: parallel waves at a random angle and ``period`` (px, low-high), bent by
+    smooth noise of ``wobble`` px over ``wobble_cell`` px."""
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    angle = rng.uniform(0, np.pi)
+    u = x * np.cos(angle) + y * np.sin(angle)
+    bend = _smooth_noise(rng, height, width, wobble_cell, wobble)
+    return np.sin((u + bend) / rng.uniform(*period)) * 0.5 + 0.5
+
+
 def _patterned_cloth(rng, kind: str, height: int, width: int) -> np.ndarray:
     """A tablecloth in a terrain's colour with checks, stripes or dots (float32 BGR)."""
     colour = np.array(_CLOTH_BGR[kind], np.float32) * rng.uniform(0.75, 1.15)
@@ -853,12 +890,17 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="with --hard: taken by a pinhole camera, the castle figure leaning away from it",
     )
+    parser.add_argument(
+        "--soft-wood",
+        action="store_true",
+        help="with --hard: warm light wood, several holes, the figure, a soft video frame",
+    )
     args = parser.parse_args(argv)
-    if args.camera and not args.hard:
-        parser.error("--camera goes with --hard")
+    if (args.camera or args.soft_wood) and not args.hard:
+        parser.error("--camera and --soft-wood go with --hard")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.hard:
-        made = hard_scenes(args.n, args.seed, args.long_side, args.camera)
+        made = hard_scenes(args.n, args.seed, args.long_side, args.camera, args.soft_wood)
     else:
         made = scenes(args.n, args.seed, args.long_side)
     for scene in made:

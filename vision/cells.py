@@ -96,6 +96,9 @@ class CellReadings:
     # The cells read again from their far half, beside a castle figure
     # (``vision.castle.read_far_halves``): a figure stands there, whatever they read now.
     far_half_cells: tuple[tuple[int, int], ...] = ()
+    # (N, N) bool: cells the model and the photo's table check both call a hole
+    # (``vision.holes.judge_holes``); decoding never fills them without flagging. None: no table.
+    sure_holes: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         size = self.terrain_probs.shape[0]
@@ -140,7 +143,9 @@ class CellReadings:
             return Decoded(terrain, crowns, unchanged, "Joint decoding was not asked for.", "off")
         if self.game_decoding is not None:
             return self.game_decoding
-        return decode_board(self.terrain_probs, self.crown_probs, terrain, crowns)
+        return decode_board(
+            self.terrain_probs, self.crown_probs, terrain, crowns, sure_holes=self.sure_holes
+        )
 
     @cached_property
     def _decision(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -196,8 +201,11 @@ class CellReadings:
 
     @property
     def uncertain(self) -> np.ndarray:
-        """(N, N) bool: cells whose reading is below the model's confidence threshold."""
-        return self.confidence < self.uncertain_below
+        """(N, N) bool: cells whose reading is below the model's confidence threshold, and cells
+        decoding could not settle (a sure hole a domino would need as a tile, and its partner)."""
+        uncertain = self.confidence < self.uncertain_below
+        doubtful = self._decoded.doubtful
+        return uncertain if doubtful is None else uncertain | doubtful
 
     def cells_json(self) -> list[dict]:
         """One dict per cell, row by row, for the CLI's and app's JSON.
@@ -232,7 +240,9 @@ def decode_together(readings: Sequence[CellReadings]) -> tuple[CellReadings, ...
     if len(decodable) < 2:
         return tuple(readings)
     decoded = iter(
-        decode_game([(r.terrain_probs, r.crown_probs, *r._model_choice) for r in decodable])
+        decode_game(
+            [(r.terrain_probs, r.crown_probs, *r._model_choice, r.sure_holes) for r in decodable]
+        )
     )
     return tuple(
         replace(r, game_decoding=next(decoded)) if r.joint_decoding else r for r in readings

@@ -27,21 +27,27 @@ summed log-probability of its cells, and proves it the best:
   an integer program for HiGHS (``scipy.optimize.milp``), within ``MILP_SECONDS``.
 
 A board far less probable than the model's own reading (``MAX_COST_NATS``), or no proof in
-time, leaves the model's reading as it was, with a note saying so. ``decode_game`` decodes the
+time, leaves the model's reading as it was, with a note saying so.
+
+A hole is evidence too. A cell that the model and the photo's table check both call a hole
+(``sure_holes``, from ``vision.holes.judge_holes``) is never made a tile to complete a domino:
+when the best board would fill one, the board is decoded again with those cells kept as holes,
+and the hole and the cells its domino would have joined are flagged (``Decoded.doubtful``), so
+the user looks at them rather than trusting a filled-in tile. ``decode_game`` decodes the
 kingdoms of one game together, so that no domino is used more often than the set has it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
 
 from scoring.board import Cell, Terrain
 from scoring.tileset import kinds_in_set, squares_in_set
-from scoring.words import and_list, where
+from scoring.words import and_list, count, where
 from vision.labels import CROWN_CLASSES, TERRAINS
 
 # Halves more than this many nats (a factor of about 1,100) below the cell's best half are not
@@ -57,6 +63,7 @@ MAX_COST_NATS = 9.0
 # in one more, and at weight 1.0 turned 10 boards right and 11 wrong.
 KIND_PRIOR_WEIGHT = 0.5
 _FLOOR = 1e-9  # probabilities are clipped here before the log: a model's "never" is not a proof
+_NEVER = -1e6  # the score of a label ruled out (finite, so that sums stay numbers)
 _TIE = 1e-9
 
 _CASTLE = TERRAINS.index(Terrain.CASTLE)
@@ -79,6 +86,9 @@ class Decoded:
     note: str
     status: str
     nodes: int = 0
+    # (N, N) True where decoding could not settle the cell: a sure hole the best board wanted
+    # as a tile, and the cells its domino would have joined. None: no such cell.
+    doubtful: np.ndarray | None = None
 
 
 @cache
@@ -361,8 +371,11 @@ QUICK_BUDGET = 3_000
 MILP_SECONDS = 0.2
 
 
-def _problem_of(terrain_probs, crown_probs, model_terrain, model_crowns) -> tuple[_Problem, float]:
-    """The board's search problem and the model's own reading's score."""
+def _problem_of(
+    terrain_probs, crown_probs, model_terrain, model_crowns, holes_kept=None
+) -> tuple[_Problem, float]:
+    """The board's search problem and the model's own reading's score. ``holes_kept`` (N, N):
+    cells that may only be holes."""
     size = terrain_probs.shape[0]
     lp = label_log_probs(terrain_probs, crown_probs)
     n_halves = len(_halves())
@@ -370,6 +383,11 @@ def _problem_of(terrain_probs, crown_probs, model_terrain, model_crowns) -> tupl
     allowed = half_lp >= half_lp.max(axis=1, keepdims=True) - PRUNE_NATS
     allowed = np.concatenate([allowed, np.ones((len(lp), 2), bool)], axis=1)
     model_score = _score_of(lp, model_terrain.ravel(), model_crowns.ravel())
+    if holes_kept is not None and holes_kept.any():
+        kept = holes_kept.ravel()
+        allowed[kept, :n_halves] = False
+        lp = lp.copy()
+        lp[kept, n_halves] = _NEVER  # no castle there either
     return _Problem(size, lp, allowed), model_score
 
 
@@ -396,6 +414,7 @@ def decode_board(
     max_cost: float = MAX_COST_NATS,
     node_budget: int = QUICK_BUDGET,
     time_limit: float = MILP_SECONDS,
+    sure_holes: np.ndarray | None = None,
 ) -> Decoded:
     """The most probable board real dominoes can build, or the model's own reading with a note.
 
@@ -403,10 +422,88 @@ def decode_board(
     ``model_terrain`` and ``model_crowns`` (N, N) its own first choice (one castle, crowns a
     real half carries), which is kept when decoding finds nothing within ``max_cost`` nats of
     it, or when neither ``node_budget`` search nodes nor ``time_limit`` seconds of the integer
-    program prove a reading.
+    program prove a reading. ``sure_holes`` (N, N): cells the model and the table check both
+    call a hole; the board never fills them (see the module's docstring).
     """
+    args = (terrain_probs, crown_probs, model_terrain, model_crowns)
+    decoded = _decode_alone(*args, max_cost, node_budget, time_limit)
+    if sure_holes is None:
+        return decoded
+    filled = sure_holes & (decoded.terrain != _EMPTY)
+    if not filled.any():
+        return decoded
+    kept = _decode_alone(*args, max_cost, node_budget, time_limit, holes_kept=sure_holes)
+    return _with_holes_kept(kept, decoded, filled)
+
+
+def _with_holes_kept(kept: Decoded, filling: Decoded, filled: np.ndarray) -> Decoded:
+    """``kept`` (decoded with the sure holes kept) flagging the holes ``filling`` filled and the
+    cells their dominoes there would have joined, and saying so."""
+    partners = _domino_partners(filling.terrain, filling.crowns, filled)
+    doubtful = filled | partners
+    if kept.doubtful is not None:
+        doubtful = doubtful | kept.doubtful
+    wanted = [
+        f"{where(r, c)} as {_name(filling.terrain[r, c], filling.crowns[r, c])}"
+        for r, c in zip(*np.nonzero(filled), strict=True)
+    ]
+    others = [where(r, c) for r, c in zip(*np.nonzero(partners & ~filled), strict=True)]
+    note = (
+        f"{kept.note} The table shows through {count(int(filled.sum()), 'cell')} read as a"
+        f" hole that a complete domino would need as a tile ({and_list(wanted)}): kept as"
+        f" {'a hole' if filled.sum() == 1 else 'holes'}; check"
+        f" {and_list(['it' if filled.sum() == 1 else 'them', *others])}."
+    )
+    return replace(kept, doubtful=doubtful, note=note)
+
+
+def _domino_partners(terrain: np.ndarray, crowns: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """(N, N) the cells that ``cells`` pair with in a split of the (consistent) board into real
+    dominoes; none if it does not split."""
+    index = {half: h for h, half in enumerate(_halves())}
+    kinds = {frozenset(pair) for pair in _kinds()[0]}
+    size = terrain.shape[0]
+    halves = [
+        index.get((int(t), int(c))) for t, c in zip(terrain.ravel(), crowns.ravel(), strict=True)
+    ]
+    partner = [-1] * (size * size)
+
+    def split(i: int) -> bool:
+        while i < size * size and (halves[i] is None or partner[i] >= 0):
+            i += 1  # castle, hole, or covered already
+        if i == size * size:
+            return True
+        for j in (i + 1 if (i + 1) % size else -1, i + size):
+            free = 0 <= j < size * size and halves[j] is not None and partner[j] < 0
+            if free and frozenset((halves[i], halves[j])) in kinds:
+                partner[i], partner[j] = j, i
+                if split(i + 1):
+                    return True
+                partner[i] = partner[j] = -1
+        return False
+
+    out = np.zeros(cells.shape, bool)
+    if split(0):
+        for i in np.flatnonzero(cells.ravel()):
+            if partner[i] >= 0:
+                out.flat[partner[i]] = True
+    return out
+
+
+def _decode_alone(
+    terrain_probs,
+    crown_probs,
+    model_terrain,
+    model_crowns,
+    max_cost: float,
+    node_budget: int,
+    time_limit: float,
+    holes_kept: np.ndarray | None = None,
+) -> Decoded:
     size = terrain_probs.shape[0]
-    problem, model_score = _problem_of(terrain_probs, crown_probs, model_terrain, model_crowns)
+    problem, model_score = _problem_of(
+        terrain_probs, crown_probs, model_terrain, model_crowns, holes_kept
+    )
     # How far a board may stray from the model's reading is measured in the model's
     # probabilities; the search ranks boards with the set's counts added, which can take up to
     # `rare` off a board made of the set's rarest dominoes, so it looks that much further.
@@ -453,13 +550,15 @@ def decode_game(
     one set has it (in a two-player 7×7 game the two kingdoms use all 48).
 
     ``readings``: per kingdom (terrain probs, crown probs, model terrain, model crowns) as for
-    ``decode_board``. Each kingdom is decoded alone first; only when those boards together
-    need a domino too often is the game solved as one integer program. Kingdoms whose own
-    decoding kept the model's reading stay as they are. If the joint program finds nothing
-    close, or no proof within ``time_limit`` seconds, the separate decodings are returned
-    (the game check in ``scoring.tileset.check_game`` will then name the doubled domino).
+    ``decode_board``, and optionally its ``sure_holes``. Each kingdom is decoded alone first;
+    only when those boards together need a domino too often is the game solved as one integer
+    program, every sure hole kept a hole. Kingdoms whose own decoding kept the model's reading
+    stay as they are. If the joint program finds nothing close, or no proof within
+    ``time_limit`` seconds, the separate decodings are returned (the game check in
+    ``scoring.tileset.check_game`` will then name the doubled domino).
     """
-    alone = [decode_board(*reading, max_cost=max_cost) for reading in readings]
+    readings = [(*reading, None)[:5] for reading in readings]
+    alone = [decode_board(*r[:4], max_cost=max_cost, sure_holes=r[4]) for r in readings]
     decoded = [i for i, d in enumerate(alone) if d.status != "kept"]
     boards = [_board_of(d) for d in (alone[i] for i in decoded)]
     if len(decoded) < 2 or not _overuse(boards):
@@ -479,7 +578,8 @@ def decode_game(
     for i, (_, labels) in zip(decoded, solved, strict=True):
         terrain, crowns = readings[i][2], readings[i][3]
         splits = "this kingdom and the others of the game split"
-        out[i] = _decoded(labels, terrain.shape[0], terrain, crowns, 0, splits)
+        together = _decoded(labels, terrain.shape[0], terrain, crowns, 0, splits)
+        out[i] = replace(together, doubtful=alone[i].doubtful)
     return tuple(out)
 
 

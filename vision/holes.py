@@ -18,7 +18,9 @@ it. But the photo shows the table right around the kingdom. So:
    means one margin cell showing something else (a neighbour's tile, a box) cannot make a tile
    look like table.
 4. The likeness moves the cell model's "empty" probability (a likelihood ratio) before joint
-   decoding, which also insists that the remaining tiles still split into real dominoes.
+   decoding, which also insists that the remaining tiles still split into real dominoes. A
+   cell the model reads as a hole and that looks like the table (``SURE_LIKENESS``) is a sure
+   hole: decoding flags it, and its would-be partner, rather than filling it.
 
 No table visible (a tight crop, or the image is a straightened board): nothing changes.
 """
@@ -33,12 +35,14 @@ import numpy as np
 from scoring.board import Board, Terrain
 from vision.cells import CellReadings
 from vision.labels import TERRAINS
+from vision.rectify import photo_px_per_cell, warp_at_scale
 
 PX = 32  # pixels per cell of the straightened view used here
 MIN_TABLE_CELLS = 6  # margin cells needed inside the photo to trust the table's look
 K_BEST = 3  # a cell's table likeness is its K-th best match among the margin cells
 _BINS = (4, 8, 8)  # L, a, b
 _EMPTY = TERRAINS.index(Terrain.EMPTY)
+_CASTLE = TERRAINS.index(Terrain.CASTLE)
 _TEXTURE_BINS = 8  # log(1 + |brightness gradient|), 0-6
 _HUE_BINS = 18
 # A reflection mixes the table's colour with white: the hue stays, the Lab histogram does not.
@@ -60,6 +64,10 @@ MIN_CHROMA = 8.0  # mean channel spread (of 255) below which a cell has no hue w
 SLOPE = 15.0
 MIDPOINT = 0.6
 CAP = 1e4
+# A cell at least this table-like (odds of e**3 ≈ 20 to 1 for a hole) that the model reads as a
+# hole too is a sure hole: joint decoding keeps it a hole and flags, rather than making it a
+# tile to complete a domino (``vision.decode``).
+SURE_LIKENESS = 0.8
 
 
 # sRGB (D65) to XYZ, and the white point, as OpenCV's Lab conversion uses them.
@@ -198,9 +206,12 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     """
     side = (size + 2) * PX
     to_view = np.array([[PX, 0, PX], [0, PX, PX], [0, 0, 1.0]]) @ homography
-    view = cv2.warpPerspective(photo, to_view, (side, side), flags=cv2.INTER_AREA)
-    inside = cv2.warpPerspective(
-        np.full(photo.shape[:2], 255, np.uint8), to_view, (side, side), flags=cv2.INTER_NEAREST
+    # Made at PX per cell from the photo brought to that scale, so that colour and texture are
+    # measured alike in a 12 MP photo and a video frame (``rectify.warp_at_scale``).
+    finer = photo_px_per_cell(homography, size) / PX
+    view = warp_at_scale(photo, to_view, (side, side), finer)
+    inside = warp_at_scale(
+        np.full(photo.shape[:2], 255, np.uint8), to_view, (side, side), finer, cv2.INTER_NEAREST
     )
     blurred = cv2.GaussianBlur(view, (0, 0), 1.0)
     lab = _lab(blurred)
@@ -259,9 +270,12 @@ def judge_holes(readings: CellReadings, likeness: np.ndarray | None) -> CellRead
         raise ValueError(f"likeness must be {readings.size}×{readings.size}, got {likeness.shape}")
     ratio = np.clip(np.exp(SLOPE * (likeness - MIDPOINT)), 1 / CAP, CAP)
     terrain = readings.terrain_probs.copy()
+    land = terrain.copy()
+    land[..., _CASTLE] = -1.0  # the model's own first choice is never a second castle
+    sure_holes = (land.argmax(axis=-1) == _EMPTY) & (likeness >= SURE_LIKENESS)
     terrain[..., _EMPTY] *= ratio
     terrain /= terrain.sum(axis=-1, keepdims=True)
-    return dataclasses.replace(readings, terrain_probs=terrain)
+    return dataclasses.replace(readings, terrain_probs=terrain, sure_holes=sure_holes)
 
 
 def hole_grid(board: Board) -> np.ndarray:

@@ -22,27 +22,55 @@ def straighten(
     """
     side = location.size * px_per_cell
     to_pixels = np.diag([px_per_cell, px_per_cell, 1.0]) @ location.homography
-    source, pre_scale = shrunk_for_warp(image, _photo_px_per_cell(location), px_per_cell)
-    to_pixels = to_pixels @ np.diag([1 / pre_scale, 1 / pre_scale, 1.0])
-    board = cv2.warpPerspective(
-        source, to_pixels, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
-    )
+    finer = _photo_px_per_cell(location) / px_per_cell
+    board = warp_at_scale(image, to_pixels, (side, side), finer)
     assert board.shape == (side, side, 3)
     return board
 
 
-def shrunk_for_warp(
-    image: np.ndarray, photo_px_per_cell: float, px_per_cell: int
-) -> tuple[np.ndarray, float]:
-    """The photo to warp from and its scale: shrunk when it is much finer than the target.
+# A view is made from the photo as it is while the photo is at most this much finer than it;
+# past that, the part of the photo the view needs is first shrunk to the view's own scale.
+WARP_FINER_MAX = 1.25
 
-    INTER_AREA is not supported by warpPerspective; shrinking first keeps the straightened
-    cells from being aliased.
+
+def warp_at_scale(
+    image: np.ndarray,
+    to_view: np.ndarray,
+    view_size: tuple[int, int],
+    finer: float,
+    flags: int = cv2.INTER_LINEAR,
+    border: int = cv2.BORDER_CONSTANT,
+) -> np.ndarray:
+    """``cv2.warpPerspective(image, to_view, view_size)`` made at the view's own scale.
+
+    ``finer``: photo pixels per view pixel (about; a tilted kingdom's near side is finer than
+    its far side). Warping samples, it does not average: from a photo several times finer than
+    the view it aliases, the more the finer the photo, so one kingdom would look different in a
+    12 MP photo, the same photo halved, and a video frame. So, past ``WARP_FINER_MAX``, the part
+    of the photo the view covers is shrunk (``INTER_AREA``) to the view's scale first: each
+    view then depends on the kingdom, not on how many pixels the phone took.
     """
-    if photo_px_per_cell <= 2.5 * px_per_cell:
-        return image, 1.0
-    scale = 2.0 * px_per_cell / photo_px_per_cell
-    return cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale
+    if finer <= WARP_FINER_MAX:
+        return cv2.warpPerspective(image, to_view, view_size, flags=flags, borderMode=border)
+    w, h = view_size
+    outline = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
+    photo = cv2.perspectiveTransform(outline, np.linalg.inv(to_view))[0]
+    height, width = image.shape[:2]
+    x0, y0 = np.clip(np.floor(photo.min(axis=0)).astype(int) - 2, 0, [width, height])
+    x1, y1 = np.clip(np.ceil(photo.max(axis=0)).astype(int) + 3, 0, [width, height])
+    if x1 - x0 < 2 or y1 - y0 < 2:  # the view lies outside the photo
+        return cv2.warpPerspective(image, to_view, view_size, flags=flags, borderMode=border)
+    part = image[y0:y1, x0:x1]
+    shrunk = cv2.resize(
+        part,
+        (max(1, round((x1 - x0) / finer)), max(1, round((y1 - y0) / finer))),
+        interpolation=cv2.INTER_AREA,
+    )
+    sx, sy = shrunk.shape[1] / (x1 - x0), shrunk.shape[0] / (y1 - y0)
+    from_shrunk = np.array([[1 / sx, 0, x0], [0, 1 / sy, y0], [0, 0, 1.0]])
+    return cv2.warpPerspective(
+        shrunk, to_view @ from_shrunk, view_size, flags=flags, borderMode=border
+    )
 
 
 def cell_grid(location: BoardLocation) -> np.ndarray:
@@ -86,6 +114,12 @@ def _to_photo(location: BoardLocation, board_points: np.ndarray) -> np.ndarray:
 
 
 def _photo_px_per_cell(location: BoardLocation) -> float:
-    corners = location.corners
+    return photo_px_per_cell(location.homography, location.size)
+
+
+def photo_px_per_cell(homography: np.ndarray, size: int) -> float:
+    """The kingdom's mean cell side in photo pixels; ``homography`` maps photo pixels to cells."""
+    square = np.array([[[0, 0], [size, 0], [size, size], [0, size]]], np.float64)
+    corners = cv2.perspectiveTransform(square, np.linalg.inv(homography))[0]
     sides = [np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]
-    return float(np.mean(sides)) / location.size
+    return float(np.mean(sides)) / size

@@ -99,3 +99,27 @@ def test_crop_centring_measures_a_frame_off_by_a_third_of_a_cell(shared_dir):
     )
     far = np.array([off for off, _ in crop_centring(moved, reading)])
     assert np.median(far) > 0.25
+
+
+def test_every_kind_gets_one_line(shared_dir, capsys, monkeypatch):
+    from lab import evaluate
+
+    figures = dict(found=1.0, cells=0.99, boards=0.9, totals=0.95, holes=1.0, false_holes=0.0)
+    figures.update(wrong_cells=2, wrong_cells_marked=2)
+    kinds = {"kind a": (lambda n, seed: figures, 1), "kind b": (lambda n, seed: figures, 2)}
+    monkeypatch.setattr(evaluate, "SCENE_KINDS", kinds)
+    evaluate.evaluate_kinds(3)
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in lines if line.startswith("kind ")][1:] == [
+        ["kind", "a"],
+        ["kind", "b"],
+    ]
+    assert any("95.0%" in line and "2 of 2" in line for line in lines if line.startswith("kind a"))
+
+
+def test_soft_wood_scenes_are_evaluated(shared_dir, capsys):
+    from lab.evaluate import evaluate_scenes
+
+    figures = evaluate_scenes(1, seed=11100, soft_wood=True)
+    assert "soft frames on warm wood" in capsys.readouterr().out
+    assert 0.0 <= figures["holes"] <= 1.0

@@ -110,3 +110,15 @@ def test_command_line_writes_camera_scenes(tmp_path):
     assert truth["size"] in (5, 7) and len(truth["corners"]) == 4
     with pytest.raises(SystemExit):
         synth.main(["--camera", "--n", "1", "--out", str(tmp_path)])
+
+
+def test_soft_wood_scenes_have_holes_the_figure_and_warm_wood():
+    scene = synth.make_hard_scene(11100, 800, soft_wood=True)
+    holes = sum(t == "." for row in scene.labels for t in row)
+    assert scene.background == "warm_wood" and holes >= 4  # two dominoes or more missing
+    # Warm: the table (the photo's corners) is redder than it is blue.
+    corner = scene.image[:40, :40].reshape(-1, 3).astype(float).mean(axis=0)
+    assert corner[2] > corner[0] + 30
+    # The default scenes keep their draws: soft wood only changes its own scenes.
+    plain = synth.make_hard_scene(11100, 800)
+    assert plain.background != "warm_wood"

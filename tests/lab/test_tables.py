@@ -81,3 +81,14 @@ def test_timed_run_reports_time_and_memory():
     assert 0 < seconds < 30 and megabytes > 45
     with pytest.raises(SystemExit, match="failed"):
         timed_run([sys.executable, "-c", "raise SystemExit(3)"])
+
+
+def test_a_12_mp_table_is_read_shrunk_kingdom_by_kingdom(shared_dir):
+    from lab.evaluate_tables import read_shrunk_table
+
+    counts = read_shrunk_table(30000)
+    assert counts["kingdoms"] >= 1 and counts["found"] <= counts["kingdoms"]
+    assert counts["cells"] == 25 * counts["found"]  # 5×5 kingdoms in this scene
+    assert 0 <= counts["cells_right"] <= counts["cells"]
+    # 0.35-0.5 of a 4032 px photo, decoded as read_table decodes it: a few hundred px each.
+    assert all(150 < px < 700 for px in counts["px_per_kingdom"])

@@ -365,3 +365,61 @@ def test_branch_and_bound_and_the_integer_program_agree(seed):
     searched, _, _ = problem.search(-np.inf, 10**6)
     solved, _ = problem.solve_exactly(60.0)
     assert searched == pytest.approx(solved, abs=1e-6)
+
+
+def _hole_read_as_wheat():
+    """A kingdom with one domino missing: the model reads its first hole as W1 (0.9, a hole
+    0.02) and the second as a hole (0.95), S0 its second choice. W1 + S0 is a real domino, and
+    making the second cell a swamp costs the model's probabilities less than making the first a
+    hole."""
+    board = random_kingdom(5, 5, holes=1)
+    first, second = [(r, c) for r, c, cell in board.iter_cells() if cell.terrain is Terrain.EMPTY]
+    terrain, crowns = probabilities(board)
+    wheat, swamp = TERRAINS.index(Terrain.WHEAT), TERRAINS.index(Terrain.SWAMP)
+    empty = TERRAINS.index(Terrain.EMPTY)
+    terrain[first] = 0.002
+    terrain[first][wheat], terrain[first][empty] = 0.9, 0.02
+    crowns[first] = 0.01
+    crowns[first][1] = 0.97
+    terrain[second] = 0.001
+    terrain[second][empty], terrain[second][swamp] = 0.95, 0.04
+    terrain /= terrain.sum(axis=2, keepdims=True)
+    crowns /= crowns.sum(axis=2, keepdims=True)
+    return board, first, second, terrain, crowns
+
+
+def test_without_the_table_check_decoding_fills_a_hole_to_complete_a_domino():
+    board, first, second, terrain, crowns = _hole_read_as_wheat()
+    readings = CellReadings(terrain, crowns, 0.5)
+    assert readings.board[first] == Cell(Terrain.WHEAT, 1)
+    assert readings.board[second] == Cell(Terrain.SWAMP, 0)  # the old rule: filled
+
+
+def test_a_sure_hole_is_kept_and_flagged_not_filled_to_complete_a_domino():
+    board, first, second, terrain, crowns = _hole_read_as_wheat()
+    sure = np.zeros((5, 5), bool)
+    sure[second] = True  # the model and the table check both call it a hole
+    readings = CellReadings(terrain, crowns, 0.5, sure_holes=sure)
+    assert readings.board[second].terrain is Terrain.EMPTY
+    assert readings.board == board  # the wheat it wanted a partner for is a hole after all
+    assert readings.corrected[first] and not readings.corrected[second]
+    flagged = {tuple(int(v) for v in cell) for cell in np.argwhere(readings.uncertain)}
+    assert flagged == {first, second}
+    assert "kept as a hole" in readings.decoding and "S0" in readings.decoding
+    cells = readings.cells_json()
+    assert cells[second[0] * 5 + second[1]]["uncertain"]
+
+
+def test_sure_holes_are_kept_when_kingdoms_are_decoded_together():
+    board, first, second, terrain, crowns = _hole_read_as_wheat()
+    sure = np.zeros((5, 5), bool)
+    sure[second] = True
+    other = random_kingdom(5, 6)
+    decoded = decode_game(
+        [
+            (terrain, crowns, *_model(terrain, crowns), sure),
+            (*probabilities(other), *_model(*probabilities(other))),
+        ]
+    )
+    assert decoded[0].terrain[second] == TERRAINS.index(Terrain.EMPTY)
+    assert decoded[0].doubtful[first] and decoded[0].doubtful[second]

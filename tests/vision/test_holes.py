@@ -261,3 +261,14 @@ def test_a_kingdom_framed_a_line_off_is_moved_onto_its_tiles(seed):
         reading = _read_at(source, image, a_line_off, None)
         assert wrong_cells(reading) == 0, (down, across)
         assert any(w.startswith("The grid was moved one ") for w in reading.warnings)
+
+
+def test_a_sure_hole_is_one_the_model_and_the_table_both_call_a_hole():
+    readings = readings_of(KINGDOM, [])  # the model reads (0, 0) and (0, 1) as holes
+    likeness = np.zeros((5, 5))
+    likeness[0, 0] = 0.95  # just like the table
+    likeness[0, 1] = 0.7  # rather like it: weighed, not sure
+    likeness[1, 1] = 1.0  # a tile the model reads surely, however like the table it looks
+    judged = judge_holes(readings, likeness)
+    assert np.argwhere(judged.sure_holes).tolist() == [[0, 0]]
+    assert readings.sure_holes is None  # no table, no sure hole
