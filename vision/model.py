@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass
-import threading
 from functools import lru_cache
 from importlib import resources
 
