@@ -190,8 +190,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}/"
 
     def cpu_seconds(self) -> float:
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return _process_cpu(Path(f"/proc/{self.process.pid}/stat").read_text())[1]
 
     def peak_rss_mb(self) -> float:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
@@ -283,16 +282,22 @@ async def run(tabs: int, timeout_s: float) -> list[TabResult]:
 def browser_cpu_seconds() -> float:
     """CPU seconds of every chromium process now running (the tabs share this machine's cores
     with the server, so their work is part of every tab's wait)."""
-    total = 0
+    total = 0.0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            name, fields = stat.read_text().split(") ", 1)
+            name, seconds = _process_cpu(stat.read_text())
         except OSError:  # the process ended while we looked
             continue
-        if name.endswith("(chromium"):
-            values = fields.split()
-            total += int(values[11]) + int(values[12])
-    return total / os.sysconf("SC_CLK_TCK")
+        if name == "chromium":
+            total += seconds
+    return total
+
+
+def _process_cpu(stat: str) -> tuple[str, float]:
+    """(command name, user + system CPU seconds) from the text of a ``/proc/PID/stat``."""
+    head, fields = stat.rsplit(")", 1)
+    values = fields.split()
+    return head.split("(", 1)[1], (int(values[11]) + int(values[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _percentile(values: list[float], fraction: float) -> float:
