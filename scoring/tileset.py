@@ -26,8 +26,7 @@ from enum import Enum
 from functools import cache, lru_cache
 from importlib import resources
 
-from scoring.board import Board, Cell, Terrain
-from scoring.board import terrain_name
+from scoring.board import Board, Cell, Terrain, terrain_name
 from scoring.words import Joined, Message, msg, nmsg, where
 
 # Search steps before giving up: at most about 130 ms on this machine (a step costs 25-45 µs

@@ -2,9 +2,9 @@
 
 A ``Message`` is a sentence with what it takes to say it in any language: its English text,
 which is also its key in the translation catalogs (``translations``), and its named values. As a
-``str`` it is the English sentence (the CLI's default and the JSON output); the app and the CLI put it into the
-player's language with ``translations.Translator.say``. Values may be numbers, text, other
-messages, or lists of them (said as ``a, b and c``).
+``str`` it is the English sentence (the CLI's default and the JSON output); the app and the CLI
+put it into the player's language with ``translations.Translator.say``. Values may be numbers,
+text, other messages, or lists of them (said as ``a, b and c``).
 
 ``msg`` and ``nmsg`` are the markers ``pybabel extract`` looks for (see docs/i18n.md).
 """
