@@ -103,8 +103,8 @@ class Translator:
 
     def say(self, message: Message | str) -> str:
         """A message from the rules (or the games) in this language; plain text as it is."""
-        if isinstance(message, str):
-            return message
+        if not isinstance(message, Message):
+            return str(message)
         if message.plural is None:
             return self.gettext(message.text, **dict(message.params))
         return self.ngettext(message.text, message.plural, message.n, **dict(message.params))

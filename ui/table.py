@@ -15,11 +15,11 @@ import streamlit as st
 
 from games.model import GameSetup
 from ui import state
-from ui.language import _, say
+from ui.language import N_, _, say
 from ui.photo import PHOTO_TYPES, place_reading, sentence
 from ui.text import escape_markdown
 
-NOBODY = "nobody (not in this game)"  # a stored choice; shown as ``_(NOBODY)``
+NOBODY = N_("nobody (not in this game)")  # a stored choice; shown as ``_(NOBODY)``
 
 
 @dataclass(frozen=True)
