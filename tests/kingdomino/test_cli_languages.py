@@ -69,7 +69,9 @@ def test_rank_in_vietnamese_and_italian_explains_the_tie(boards):
     args = ("rank", f"Anna={anna}", f"Ben={ben}", "--no-harmony")
     vietnamese = run("--lang", "vi", *args).stdout
     assert "vùng lớn nhất: 22 ô, 3 vương miện" in vietnamese
-    assert "Anna và Ben cùng có 55, vùng lớn nhất 22 ô và 3 vương miện: đồng hạng nhất." in vietnamese
+    assert (
+        "Anna và Ben cùng có 55, vùng lớn nhất 22 ô và 3 vương miện: đồng hạng nhất." in vietnamese
+    )
     italian = run(*args, env={"LANG": "it_IT.UTF-8"}).stdout
     assert "55 punti" in italian
     assert "si dividono il primo posto" in italian
