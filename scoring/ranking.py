@@ -54,26 +54,24 @@ class _Wording:
     crowns_order: Callable[[Message], Message]  # "on crowns the order is ..."
 
 
+def _beats(singular: str, plural: str) -> Callable[[str, int, str, int], Message]:
+    """A sentence where the winner's count beats the loser's (the plural follows the winner's).
+    ``_beats`` marks its two texts for ``pybabel extract`` like ``nmsg`` (docs/i18n.md)."""
+    return lambda winner, m, loser, n: nmsg(
+        singular, plural, m, winner=winner, m=m, loser=loser, n=n
+    )
+
+
 _GAME = _Wording(
     total=lambda n: n,
     largest=lambda n: nmsg("a largest region of {n} cell", "a largest region of {n} cells", n, n=n),
-    largest_beats=lambda a, m, b, n: nmsg(
+    largest_beats=_beats(
         "{winner}'s largest region, {m} cell, beats {loser}'s {n}",
         "{winner}'s largest region, {m} cells, beats {loser}'s {n}",
-        m,
-        winner=a,
-        m=m,
-        loser=b,
-        n=n,
     ),
-    crowns_beat=lambda a, m, b, n: nmsg(
+    crowns_beat=_beats(
         "{winner}'s {m} crown beats {loser}'s {n}",
         "{winner}'s {m} crowns beat {loser}'s {n}",
-        m,
-        winner=a,
-        m=m,
-        loser=b,
-        n=n,
     ),
     crowns=lambda n: nmsg("{n} crown", "{n} crowns", n, n=n),
     largest_order=lambda order: msg("on largest region the order is {order}", order=order),
@@ -84,23 +82,13 @@ _DYNASTY = _Wording(
     largest=lambda n: nmsg(
         "largest regions adding up to {n} cell", "largest regions adding up to {n} cells", n, n=n
     ),
-    largest_beats=lambda a, m, b, n: nmsg(
+    largest_beats=_beats(
         "{winner}'s largest regions add up to {m} cell, beating {loser}'s {n}",
         "{winner}'s largest regions add up to {m} cells, beating {loser}'s {n}",
-        m,
-        winner=a,
-        m=m,
-        loser=b,
-        n=n,
     ),
-    crowns_beat=lambda a, m, b, n: nmsg(
+    crowns_beat=_beats(
         "{winner}'s {m} crown in all beats {loser}'s {n}",
         "{winner}'s {m} crowns in all beat {loser}'s {n}",
-        m,
-        winner=a,
-        m=m,
-        loser=b,
-        n=n,
     ),
     crowns=lambda n: nmsg("{n} crown in all", "{n} crowns in all", n, n=n),
     largest_order=lambda order: msg(
