@@ -285,7 +285,7 @@ def history_page() -> None:
     for entry in saved:
         with st.container(border=True, key=f"saved_game_{entry.id}"):
             text, open_col, delete_col = st.columns([6, 1, 1], vertical_alignment="center")
-            when = format_datetime(entry.saved_at.astimezone(), "d MMM y, HH:mm", locale=current())
+            when = format_datetime(entry.saved_at.astimezone(), "dd MMM y, HH:mm", locale=current())
             text.markdown(f"**{when}** · {escape_markdown(_summary(history, entry))}")
             open_col.button(
                 _("Open"), key=f"open_{entry.id}", on_click=_open_saved, args=(entry.id,)
