@@ -217,9 +217,9 @@ def _show_kingdom(name: str, score: Score, photo: np.ndarray | None, key: str) -
             ngettext("Regions: **{n}** point", "Regions: **{n}** points", score.base, n=score.base)
         )
         for bonus in (score.middle_kingdom, score.harmony):
-            name = bonus_name(bonus.name)
+            title = bonus_name(bonus.name)
             reason = say(bonus.reason)
-            st.markdown(f"{name}: **+{bonus.points}** — {reason}")
+            st.markdown(f"{title}: **+{bonus.points}** — {reason}")
         for warning in score.warnings:
             st.warning(escape_markdown(say(warning)), icon=":material/extension:")
         st.download_button(
