@@ -72,6 +72,29 @@ def _picked() -> None:
     st.session_state[CHOSEN] = st.session_state[_PICKER]
 
 
+def _css_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def streamlit_words() -> None:
+    """Streamlit's own words on the photo uploader ("Upload", "200MB per file"), which it does
+    not translate, drawn in the page's language instead (CSS over the same button)."""
+    if current() == DEFAULT:
+        return
+    limit = _("{size} MB per file", size=st.get_option("server.maxUploadSize"))
+    limit += " • JPG, PNG, WEBP, HEIC, HEIF"  # the photo uploaders take these (ui.photo)
+    upload_word = _css_string(_("Upload"))
+    upload = "[data-testid='stFileUploaderDropzone'] button [data-testid='stMarkdownContainer'] p"
+    instructions = "[data-testid='stFileUploaderDropzoneInstructions'] span"
+    st.html(
+        "<style>"
+        f"{upload}, {instructions} {{font-size: 0}}"
+        f"{upload}::after {{content: {upload_word}; font-size: 1rem}}"
+        f"{instructions}::after {{content: {_css_string(limit)}; font-size: 0.875rem}}"
+        "</style>"
+    )
+
+
 def language_picker() -> None:
     """A small choice of language; the choice overrides the browser's and stays with the game."""
     codes = list(LANGUAGES)

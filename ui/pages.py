@@ -16,7 +16,7 @@ from games.results import GameResult, provisional_reason, result_to_dict, score_
 from games.share import ShareError, decode_game, encode_game
 from ui import draft, state
 from ui.editor import board_editor
-from ui.language import N_, _, current, language_picker, say, sentence
+from ui.language import N_, _, current, language_picker, say, sentence, streamlit_words
 from ui.photo import has_new_file, kingdom_input, read_new_uploads, warm_up_in_background
 from ui.results import show_result
 from ui.setup import current_setup, init_defaults, load_setup, setup_form, size_notice
@@ -330,6 +330,7 @@ def _title(title: str) -> None:
     left.title(title)
     with right:
         language_picker()
+    streamlit_words()
 
 
 def _summary(history: GameHistory, entry) -> str:
