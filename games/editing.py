@@ -4,6 +4,8 @@ editor follows in the browser (ui/board_editor.js), and its browser tests check 
 from __future__ import annotations
 
 from scoring import CASTLE, EMPTY, Board, BoardError, Cell, Terrain
+from scoring.board import terrain_name
+from scoring.words import msg, nmsg
 
 
 def blank_board(size: int) -> Board:
@@ -27,8 +29,13 @@ def paint(board: Board, row: int, col: int, terrain: Terrain, crowns: int = 0) -
     """
     if crowns > terrain.max_crowns:
         raise BoardError(
-            f"{terrain.value} carries at most {terrain.max_crowns} crown"
-            f"{'' if terrain.max_crowns == 1 else 's'}: no real domino has more",
+            nmsg(
+                "{terrain} carries at most {n} crown: no real domino has more",
+                "{terrain} carries at most {n} crowns: no real domino has more",
+                terrain.max_crowns,
+                terrain=terrain_name(terrain),
+                n=terrain.max_crowns,
+            ),
             row,
             col,
         )
@@ -41,7 +48,7 @@ def paint(board: Board, row: int, col: int, terrain: Terrain, crowns: int = 0) -
         return Board(tuple(tuple(cells_row) for cells_row in cells))
     if board[row, col].terrain is Terrain.CASTLE:
         raise BoardError(
-            "that is the castle: to move it, paint the castle on another cell first", row, col
+            msg("that is the castle: to move it, paint the castle on another cell first"), row, col
         )
     return board.replace(row, col, Cell(terrain, crowns))
 
@@ -50,7 +57,7 @@ def move_castle(board: Board, row: int, col: int, old_cell: Cell) -> Board:
     """The castle moved to (row, col); its old cell becomes ``old_cell`` (say, the terrain the
     photo reader mistook for the castle)."""
     if old_cell.terrain is Terrain.CASTLE or old_cell.crowns > old_cell.terrain.max_crowns:
-        raise BoardError("the castle's old cell needs a terrain or a hole", *board.castle)
+        raise BoardError(msg("the castle's old cell needs a terrain or a hole"), *board.castle)
     moved = paint(board, row, col, Terrain.CASTLE)
     old_row, old_col = board.castle
     if (old_row, old_col) == (row, col):

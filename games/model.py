@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from scoring import Board, BoardError, parse_board
 from scoring.ranking import MAX_PLAYERS, MIN_PLAYERS, validate_names
 from scoring.score import Rules
+from scoring.words import Message, msg
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "Game", "GameError", "GameSetup"]
 
@@ -21,6 +22,10 @@ DYNASTY_GAMES = 3
 
 class GameError(ValueError):
     """A game that cannot be played or stored as given; the message says what to change."""
+
+    def __init__(self, message: Message | str) -> None:
+        super().__init__(str(message))
+        self.message = message  # for a translator (``translations.Translator.say``)
 
 
 @dataclass(frozen=True)
@@ -38,39 +43,37 @@ class GameSetup:
         try:
             validate_names(names)  # 2–4 players, each named, no two alike
         except ValueError as err:
-            raise GameError(str(err)) from None
+            raise GameError(err.args[0]) from None
         if any(len(name) > MAX_NAME_LENGTH for name in names):
-            raise GameError(f"keep names to {MAX_NAME_LENGTH} characters")
+            raise GameError(msg("keep names to {n} characters", n=MAX_NAME_LENGTH))
         if self.size not in (5, 7):
-            raise GameError(f"a kingdom is 5×5 or 7×7, not {self.size}×{self.size}")
+            raise GameError(msg("a kingdom is 5×5 or 7×7, not {size}×{size}", size=self.size))
         if self.size == 7 and len(names) != 2:
-            raise GameError("Mighty Duel (7×7) is for exactly two players")
+            raise GameError(msg("Mighty Duel (7×7) is for exactly two players"))
 
     @property
     def games_to_play(self) -> int:
         return DYNASTY_GAMES if self.dynasty else 1
 
     @property
-    def variant(self) -> str:
-        return "Mighty Duel (7×7)" if self.size == 7 else "Classic (5×5)"
+    def variant(self) -> Message:
+        return msg("Mighty Duel (7×7)") if self.size == 7 else msg("Classic (5×5)")
 
     @property
-    def rules_text(self) -> str:
+    def rules_text(self) -> Message:
         """The variant and the optional rules in words, e.g. ``Classic (5×5), no bonuses``."""
-        bonuses = [
-            name
-            for name, chosen in (
-                ("Middle Kingdom", self.rules.middle_kingdom),
-                ("Harmony", self.rules.harmony),
-            )
-            if chosen
-        ]
-        if not bonuses:
-            rules = "no bonuses"
+        middle, harmony = self.rules.middle_kingdom, self.rules.harmony
+        if middle and harmony:
+            rules = msg("Middle Kingdom and Harmony bonuses")
+        elif middle:
+            rules = msg("Middle Kingdom bonus")
+        elif harmony:
+            rules = msg("Harmony bonus")
         else:
-            rules = f"{' and '.join(bonuses)} bonus{'es' if len(bonuses) > 1 else ''}"
-        dynasty = ", Dynasty (3 games)" if self.dynasty else ""
-        return f"{self.variant}, {rules}{dynasty}"
+            rules = msg("no bonuses")
+        if self.dynasty:
+            return msg("{variant}, {rules}, Dynasty (3 games)", variant=self.variant, rules=rules)
+        return msg("{variant}, {rules}", variant=self.variant, rules=rules)
 
 
 @dataclass(frozen=True)
@@ -88,16 +91,26 @@ class Game:
         object.__setattr__(self, "rounds", rounds)
         if not 1 <= len(rounds) <= self.setup.games_to_play:
             raise GameError(
-                f"this setup plays {self.setup.games_to_play} game(s); got {len(rounds)}"
+                msg(
+                    "this setup plays {games} game(s); got {n}",
+                    games=self.setup.games_to_play,
+                    n=len(rounds),
+                )
             )
         for number, boards in enumerate(rounds, start=1):
             if len(boards) != len(self.setup.players):
-                raise GameError(f"game {number} needs one kingdom per player")
+                raise GameError(msg("game {number} needs one kingdom per player", number=number))
             for name, board in zip(self.setup.players, boards, strict=True):
                 if board.size != self.setup.size:
                     raise GameError(
-                        f"{name}'s kingdom in game {number} is {board.size}×{board.size}, "
-                        f"but this game is played {self.setup.size}×{self.setup.size}"
+                        msg(
+                            "{player}'s kingdom in game {number} is {size}×{size}, but this game "
+                            "is played {game_size}×{game_size}",
+                            player=name,
+                            number=number,
+                            size=board.size,
+                            game_size=self.setup.size,
+                        )
                     )
 
     def boards(self, round_index: int) -> dict[str, Board]:
@@ -124,19 +137,19 @@ def game_to_dict(game: Game) -> dict:
 def game_from_dict(data: Mapping) -> Game:
     """The inverse of ``game_to_dict``; any malformed part raises ``GameError`` saying which."""
     if not isinstance(data, Mapping):
-        raise GameError("a saved game is a JSON object")
+        raise GameError(msg("a saved game is a JSON object"))
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise GameError("the players must be a list of names")
+        raise GameError(msg("the players must be a list of names"))
     flags = {}
     for key in ("middle_kingdom", "harmony", "dynasty"):
         value = data.get(key, key != "dynasty")
         if not isinstance(value, bool):
-            raise GameError(f"'{key}' must be true or false")
+            raise GameError(msg("'{key}' must be true or false", key=key))
         flags[key] = value
     size = data.get("size")
     if not isinstance(size, int) or isinstance(size, bool):
-        raise GameError("the size must be 5 or 7")
+        raise GameError(msg("the size must be 5 or 7"))
     setup = GameSetup(
         players=tuple(players),
         size=size,
@@ -145,18 +158,31 @@ def game_from_dict(data: Mapping) -> Game:
     )
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
-        raise GameError("the boards are missing")
+        raise GameError(msg("the boards are missing"))
     parsed = []
     for number, boards in enumerate(rounds, start=1):
         if not isinstance(boards, list) or len(boards) != len(players):
-            raise GameError(f"game {number}: expected one board per player")
+            raise GameError(msg("game {number}: expected one board per player", number=number))
         row = []
         for name, rows in zip(players, boards, strict=True):
             if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
-                raise GameError(f"game {number}, {name}: a board is a list of board-text rows")
+                raise GameError(
+                    msg(
+                        "game {number}, {player}: a board is a list of board-text rows",
+                        number=number,
+                        player=name,
+                    )
+                )
             try:
                 row.append(parse_board("\n".join(rows)))
             except BoardError as err:
-                raise GameError(f"game {number}, {name}'s kingdom: {err}") from None
+                raise GameError(
+                    msg(
+                        "game {number}, {player}'s kingdom: {problem}",
+                        number=number,
+                        player=name,
+                        problem=err.message,
+                    )
+                ) from None
         parsed.append(tuple(row))
     return Game(setup=setup, rounds=tuple(parsed))

@@ -16,7 +16,7 @@ from scoring import Board, Terrain
 from scoring.ranking import DynastyResult, Ranking, rank_dynasty, rank_players
 from scoring.score import Score, score_board
 from scoring.tileset import check_game
-from scoring.words import and_list, where
+from scoring.words import Joined, Message, msg, nmsg, where
 
 
 def is_entered(board: Board) -> bool:
@@ -33,7 +33,7 @@ class RoundResult:
 
     scores: dict[str, Score]  # entered kingdoms only, in the players' order
     ranking: Ranking | None  # None until two kingdoms are entered
-    warnings: tuple[str, ...]
+    warnings: tuple[Message, ...]
     missing: tuple[str, ...] = ()  # players without a kingdom yet
 
     @property
@@ -71,20 +71,22 @@ def score_game(game: Game) -> GameResult:
 NAMED_CELLS = 5  # a longer list is cut: "... and 16 more"
 
 
-def cells_text(cells: Collection[tuple[int, int]]) -> str:
+def cells_text(cells: Collection[tuple[int, int]]) -> Message:
     """``1 cell (row 2, column 3)``, ``2 cells (row 1, column 1 and row 4, column 2)``; beyond
     ``NAMED_CELLS`` the rest are counted: ``21 cells (row 1, column 1, ... and 16 more)``."""
     ordered = sorted(cells)
-    count = f"{len(ordered)} cell{'' if len(ordered) == 1 else 's'}"
-    named = [where(r, c) for r, c in ordered[:NAMED_CELLS]]
+    named: list[Message] = [where(r, c) for r, c in ordered[:NAMED_CELLS]]
     if len(ordered) > NAMED_CELLS:
-        named.append(f"{len(ordered) - NAMED_CELLS} more")
-    return f"{count} ({and_list(named)})"
+        more = len(ordered) - NAMED_CELLS
+        named.append(nmsg("{n} more", "{n} more", more, n=more))
+    return nmsg(
+        "{n} cell ({cells})", "{n} cells ({cells})", len(ordered), n=len(ordered), cells=named
+    )
 
 
 def provisional_reason(
     result: GameResult, to_check: Mapping[str, Collection[tuple[int, int]]] | None = None
-) -> str | None:
+) -> Message | None:
     """Why the current game's result is not final yet, in one sentence with what to do; None
     when every kingdom is in and no cell is left to check.
 
@@ -92,22 +94,29 @@ def provisional_reason(
     """
     current = result.rounds[-1]
     flagged = [
-        f"{cells_text(cells)} of {name}'s kingdom to check"
+        msg("{cells} of {player}'s kingdom to check", cells=cells_text(cells), player=name)
         for name, cells in (to_check or {}).items()
         if cells
     ]
-    missing = [f"{name}'s kingdom not entered" for name in current.missing]
+    missing = [msg("{player}'s kingdom not entered", player=name) for name in current.missing]
     if not flagged and not missing:
         return None
     if not flagged:
-        advice = "enter it above: the winner shows once every kingdom is in"
+        if len(missing) > 1:
+            advice = msg("Enter them above: the winner shows once every kingdom is in.")
+        else:
+            advice = msg("Enter it above: the winner shows once every kingdom is in.")
     elif not missing:
-        advice = "fix or confirm them above: the winner shows once every cell is checked"
+        advice = msg("Fix or confirm them above: the winner shows once every cell is checked.")
     else:
-        advice = "enter and check them above: the winner shows once every kingdom is in and checked"
-    if len(missing) > 1:
-        advice = advice.replace("enter it", "enter them")
-    return f"Provisional: {'; '.join(flagged + missing)}. {advice[:1].upper()}{advice[1:]}."
+        advice = msg(
+            "Enter and check them above: the winner shows once every kingdom is in and checked."
+        )
+    return msg(
+        "Provisional: {problems}. {advice}",
+        problems=Joined(tuple(flagged + missing)),
+        advice=advice,
+    )
 
 
 def ranking_to_dict(ranking: Ranking | None) -> dict:
@@ -138,16 +147,21 @@ def result_to_dict(result: GameResult) -> dict:
     return data
 
 
-def summary(result: GameResult) -> str:
+def summary(result: GameResult) -> Message:
     """One line for the history list: ``Anna 54 · Ben 48 — Anna wins``."""
     final = result.dynasty.overall if result.dynasty is not None else result.rounds[-1].ranking
     if final is None or not final.standings:
         scores = result.rounds[-1].scores
-        return " · ".join(f"{name} {score.total}" for name, score in scores.items())
-    scores = " · ".join(f"{s.name} {s.total}" for s in final.standings)
+        return msg(
+            "{scores}",
+            scores=Joined(tuple(f"{name} {score.total}" for name, score in scores.items()), " · "),
+        )
+    scores = Joined(tuple(f"{s.name} {s.total}" for s in final.standings), " · ")
     winners = final.winners
-    verdict = (
-        f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} share the win"
-    )
-    prefix = "Dynasty: " if result.dynasty is not None else ""
-    return f"{prefix}{scores} — {verdict}"
+    if len(winners) == 1:
+        verdict = msg("{player} wins", player=winners[0])
+    else:
+        verdict = msg("{players} share the win", players=list(winners))
+    if result.dynasty is not None:
+        return msg("Dynasty: {scores} — {verdict}", scores=scores, verdict=verdict)
+    return msg("{scores} — {verdict}", scores=scores, verdict=verdict)

@@ -14,6 +14,7 @@ import re
 
 from games.model import Game, GameError, game_from_dict, game_to_dict
 from scoring.board import load_json
+from scoring.words import Message, msg
 
 # A finished game (4 players × 3 games) needs about 2,700 characters; the cap leaves room for
 # other states kept in a link (a draft game) and refuses megabytes before decoding them.
@@ -28,6 +29,10 @@ _ROW = re.compile(r"(?:[WFLGSM][0-9]|C|\.)+")
 
 class ShareError(ValueError):
     """A share link that cannot be opened; the message says so in plain words."""
+
+    def __init__(self, message: Message | str) -> None:
+        super().__init__(str(message))
+        self.message = message  # for a translator (``translations.Translator.say``)
 
 
 def encode_game(game: Game) -> str:
@@ -46,7 +51,7 @@ def encode_game(game: Game) -> str:
 
 
 def decode_game(code: str) -> Game:
-    damaged = "this share link is damaged or incomplete; ask for the link again"
+    damaged = msg("this share link is damaged or incomplete; ask for the link again")
     if not isinstance(code, str) or not code or len(code) > MAX_CODE_LENGTH:
         raise ShareError(damaged)
     try:
@@ -71,7 +76,12 @@ def decode_game(code: str) -> Game:
     except (KeyError, TypeError, AttributeError):
         raise ShareError(damaged) from None
     except GameError as err:
-        raise ShareError(f"this share link holds a game that cannot be shown: {err}") from None
+        raise ShareError(
+            msg(
+                "this share link holds a game that cannot be shown: {problem}",
+                problem=err.message,
+            )
+        ) from None
 
 
 def _flag(value: object) -> bool:

@@ -22,7 +22,16 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from kingdomino.commands import EXIT_BAD_INPUT, EXIT_OK, cmd_rank, cmd_read, cmd_score, print_error
+from kingdomino.commands import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    cmd_rank,
+    cmd_read,
+    cmd_score,
+    print_error,
+    use_language,
+)
+from translations import LANGUAGES, language_from_environment
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,6 +43,12 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="kingdomino", description="Score Kingdomino kingdoms and rank players.")
+    parser.add_argument(
+        "--lang",
+        choices=tuple(LANGUAGES),
+        help="language of the printed text (default: from LANGUAGE/LANG, else en); JSON keys, "
+        "values and board text stay the same in every language",
+    )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     # Keep the docstring's usage lines as written in each command's --help.
     layout = {"description": __doc__, "formatter_class": argparse.RawDescriptionHelpFormatter}
@@ -113,6 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="backslashreplace")
     args = _parser().parse_args(argv)
+    use_language(args.lang or language_from_environment())
     try:
         return args.run(args)
     except BrokenPipeError:  # e.g. `kingdomino score ... | head -1`

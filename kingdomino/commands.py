@@ -20,10 +20,40 @@ from kingdomino.inputs import (
     read_table,
 )
 from scoring import Rules, Score, check_game, rank_players, score_board
-from scoring.words import count, where
+from scoring.board import terrain_name
+from scoring.words import Joined, Message, msg, where
+from translations import Translator, translator
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
+
+# The language of the human output (``kingdomino --lang``, or LANG); JSON is English always.
+_words: Translator = translator("en")
+
+
+def use_language(language: str) -> None:
+    global _words
+    _words = translator(language)
+
+
+def _(text: str, /, **params: object) -> str:
+    return _words.gettext(text, **params)
+
+
+def _n(singular: str, plural: str, n: int, /, **params: object) -> str:
+    return _words.ngettext(singular, plural, n, **params)
+
+
+def say(message: object) -> str:
+    return _words.say(message) if isinstance(message, Message) else str(message)
+
+
+def _cells(n: int) -> str:
+    return _n("{n} cell", "{n} cells", n, n=n)
+
+
+def _crowns(n: int) -> str:
+    return _n("{n} crown", "{n} crowns", n, n=n)
 
 
 def print_error(message: str) -> None:
@@ -54,37 +84,64 @@ def _score_text(name: str, loaded: LoadedInput, score: Score) -> str:
     lines += [f"    {row}" for row in score.board.rows_text()]
     crowned = [region for region in score.regions if region.crowns]
     if crowned:
-        lines.append("  Regions with crowns:")
+        lines.append("  " + _("Regions with crowns:"))
+        terrains = {region.terrain: say(terrain_name(region.terrain)) for region in crowned}
+        cells_width = max(len(_n("cell", "cells", region.size)) for region in crowned)
+        crowns_width = max(len(_n("crown", "crowns", region.crowns)) for region in crowned)
+        terrain_width = max(9, *(len(word) for word in terrains.values()))
         for region in crowned:
             r, c = region.cells[0]
-            cells = "cell " if region.size == 1 else "cells"
-            crowns = "crown " if region.crowns == 1 else "crowns"
+            cells = _n("cell", "cells", region.size)
+            crowns = _n("crown", "crowns", region.crowns)
             lines.append(
-                f"    {region.terrain.value:<9} {region.size:>2} {cells} × {region.crowns} {crowns}"
-                f" = {region.points:>3}   (from {where(r, c)})"
+                f"    {terrains[region.terrain]:<{terrain_width}} {region.size:>2} "
+                f"{cells:<{cells_width}} × {region.crowns} {crowns:<{crowns_width}} = "
+                f"{region.points:>3}   " + _("(from {cell})", cell=say(where(r, c)))
             )
     else:
-        lines.append("  No region has a crown.")
+        lines.append("  " + _("No region has a crown."))
     others = len(score.regions) - len(crowned)
     if others:
-        lines.append(f"  {count(others, 'region')} without crowns score 0.")
-    lines.append(f"  Base: {score.base}")
+        lines.append(
+            "  "
+            + _n(
+                "{n} region without crowns scores 0.",
+                "{n} regions without crowns score 0.",
+                others,
+                n=others,
+            )
+        )
+    lines.append("  " + _("Base: {points}", points=score.base))
     for bonus in (score.middle_kingdom, score.harmony):
-        lines.append(f"  {bonus.name}: +{bonus.points}. {bonus.reason}")
+        bonus_name = _("Middle Kingdom") if bonus.name == "Middle Kingdom" else _("Harmony")
+        lines.append(f"  {bonus_name}: +{bonus.points}. {say(bonus.reason)}")
     lines.append(
-        f"  Total: {score.total} (largest region {count(score.largest_region, 'cell')}, "
-        f"{count(score.crowns, 'crown')})"
+        "  "
+        + _(
+            "Total: {points} (largest region {largest}, {crowns})",
+            points=score.total,
+            largest=_cells(score.largest_region),
+            crowns=_crowns(score.crowns),
+        )
     )
     to_check = _cells_to_check(loaded)
     if to_check:
         from games.results import cells_text
 
         lines.append(
-            f"  Provisional: check {cells_text(to_check)}, which the reader was unsure of or"
-            f" decoding changed; the total counts {'it' if len(to_check) == 1 else 'them'} as"
-            " read."
+            "  "
+            + _n(
+                "Provisional: check {cells}, which the reader was unsure of or decoding "
+                "changed; the total counts it as read.",
+                "Provisional: check {cells}, which the reader was unsure of or decoding "
+                "changed; the total counts them as read.",
+                len(to_check),
+                cells=say(cells_text(to_check)),
+            )
         )
-    lines += [f"  Warning: {warning}" for warning in _warnings(loaded, score)]
+    lines += [
+        "  " + _("Warning: {warning}", warning=say(warning)) for warning in _warnings(loaded, score)
+    ]
     return "\n".join(lines)
 
 
@@ -224,38 +281,42 @@ def cmd_rank(args: argparse.Namespace) -> int:
         print(json.dumps(result))
         return status
     if provisional:
-        print(provisional)
+        print(say(provisional))
     width = max(len(s.name) for s in ranking.standings)
     for s in ranking.standings:
-        print(
-            f"{s.place}. {s.name:<{width}}  {s.total:>3} points  "
-            f"(largest region {count(s.largest_region, 'cell')}, {count(s.crowns, 'crown')})"
+        points = _n("{n} point", "{n} points", s.total, n=f"{s.total:>3}")
+        details = _(
+            "(largest region {largest}, {crowns})",
+            largest=_cells(s.largest_region),
+            crowns=_crowns(s.crowns),
         )
-    for sentence in ranking.explanations or ("The totals decide every place.",):
-        print(sentence)
+        print(f"{s.place}. {s.name:<{width}}  {points}  {details}")
+    for sentence in ranking.explanations or (msg("The totals decide every place."),):
+        print(say(sentence))
     for name, score in scores.items():
         for warning in score.warnings:
-            print(f"Warning ({name}): {warning}")
+            print(_("Warning ({player}): {warning}", player=name, warning=say(warning)))
     for warning in game_warnings:
-        print(f"Warning: {warning}")
+        print(_("Warning: {warning}", warning=say(warning)))
     return status
 
 
-def _provisional(kingdoms: dict[str, LoadedInput]) -> str | None:
+def _provisional(kingdoms: dict[str, LoadedInput]) -> Message | None:
     """Why the ranking names no winner yet, with what to do: cells of photo-read kingdoms the
     reader was unsure of or its decoding changed. None when there are none."""
     from games.results import cells_text
 
     flagged = [
-        f"{cells_text(cells)} of {name}'s kingdom"
+        msg("{cells} of {player}'s kingdom", cells=cells_text(cells), player=name)
         for name, cells in ((name, _cells_to_check(loaded)) for name, loaded in kingdoms.items())
         if cells
     ]
     if not flagged:
         return None
-    return (
-        f"Provisional, no winner named: check {'; '.join(flagged)} (kingdomino read shows"
-        " them), write each corrected grid to a file and rank again with NAME=FILE."
+    return msg(
+        "Provisional, no winner named: check {kingdoms} (kingdomino read shows them), write "
+        "each corrected grid to a file and rank again with NAME=FILE.",
+        kingdoms=Joined(tuple(flagged)),
     )
 
 

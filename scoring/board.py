@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.words import where
+from scoring.words import Message, msg, nmsg, where
 
 SIZES = (5, 7)
 # A board is a few hundred characters; these bounds keep hostile input from costing time or
@@ -75,16 +75,34 @@ MAX_CROWNS = {
 }
 
 
+# Terrain names as the messages use them (lower case), marked for the translation catalogs.
+_TERRAIN_NAMES = {
+    Terrain.WHEAT: msg("wheat"),
+    Terrain.FOREST: msg("forest"),
+    Terrain.LAKE: msg("lake"),
+    Terrain.GRASSLAND: msg("grassland"),
+    Terrain.SWAMP: msg("swamp"),
+    Terrain.MINE: msg("mine"),
+    Terrain.CASTLE: msg("castle"),
+    Terrain.EMPTY: msg("hole"),
+}
+
+
+def terrain_name(terrain: Terrain) -> Message:
+    """A terrain's name in messages: ``wheat``, ``castle``; an empty cell is a ``hole``."""
+    return _TERRAIN_NAMES[terrain]
+
+
 class BoardError(ValueError):
     """A board that cannot be a Kingdomino kingdom; the message says where and how to fix it."""
 
-    def __init__(self, message: str, row: int | None = None, col: int | None = None):
-        place = ""
+    def __init__(self, message: Message | str, row: int | None = None, col: int | None = None):
         if row is not None and col is not None:
-            place = where(row, col) + ": "
+            message = msg("{cell}: {problem}", cell=where(row, col), problem=message)
         elif row is not None:
-            place = f"row {row + 1}: "
-        super().__init__(place + message)
+            message = msg("row {row}: {problem}", row=row + 1, problem=message)
+        super().__init__(str(message))
+        self.message = message  # for a translator (``translations.Translator.say``)
         self.row = row
         self.col = col
 
@@ -99,8 +117,12 @@ class Cell:
             object.__setattr__(self, "terrain", Terrain(self.terrain))
         if not 0 <= self.crowns <= self.terrain.max_crowns:
             raise BoardError(
-                f"{self.terrain.value} cannot carry {self.crowns} crowns "
-                f"(no real domino has more than {self.terrain.max_crowns})"
+                msg(
+                    "{terrain} cannot carry {n} crowns (no real domino has more than {most})",
+                    terrain=terrain_name(self.terrain),
+                    n=self.crowns,
+                    most=self.terrain.max_crowns,
+                )
             )
 
     @property
@@ -117,15 +139,24 @@ class Cell:
         text = token.strip().upper() if token.isascii() else token.strip()
         if text in ("C", "."):
             return cls(_BY_LETTER[text])
-        hint = "use W F L G S M with a crown digit (W0, M2), C for the castle or . for a hole"
-        shown = _shorten(token)
+        unknown = msg(
+            "unknown token '{token}': use W F L G S M with a crown digit (W0, M2), C for the "
+            "castle or . for a hole",
+            token=_shorten(token),
+        )
         if len(text) != 2 or text[0] not in _BY_LETTER or text[1] not in _DIGITS:
             if len(text) == 1 and text in _BY_LETTER:
-                raise BoardError(f"'{shown}' needs a crown digit, e.g. '{text}0'")
-            raise BoardError(f"unknown token '{shown}': {hint}")
+                raise BoardError(
+                    msg(
+                        "'{token}' needs a crown digit, e.g. '{example}'",
+                        token=_shorten(token),
+                        example=f"{text}0",
+                    )
+                )
+            raise BoardError(unknown)
         terrain = _BY_LETTER[text[0]]
         if not terrain.is_land:
-            raise BoardError(f"unknown token '{shown}': {hint}")
+            raise BoardError(unknown)
         return cls(terrain, int(text[1]))
 
 
@@ -149,20 +180,21 @@ class Board:
         object.__setattr__(self, "cells", cells)
         size = len(cells)
         if size not in SIZES:
-            raise BoardError(f"a kingdom has 5 or 7 rows, this one has {size}")
+            raise BoardError(msg("a kingdom has 5 or 7 rows, this one has {n}", n=size))
         for r, row in enumerate(cells):
             if len(row) != size:
-                raise BoardError(
-                    f"has {len(row)} cells but the board has {size} rows; every row needs {size}",
-                    row=r,
-                )
+                raise BoardError(_row_length_problem(len(row), size), row=r)
         castles = [(r, c) for r, c, cell in self.iter_cells() if cell.terrain is Terrain.CASTLE]
         if not castles:
-            raise BoardError("no castle: mark the start tile with C")
+            raise BoardError(msg("no castle: mark the start tile with C"))
         if len(castles) > 1:
             (r0, c0), (r1, c1) = castles[:2]
             raise BoardError(
-                f"two castles, at {where(r0, c0)} and {where(r1, c1)}: a kingdom has exactly one",
+                msg(
+                    "two castles, at {first} and {second}: a kingdom has exactly one",
+                    first=where(r0, c0),
+                    second=where(r1, c1),
+                ),
                 row=r1,
                 col=c1,
             )
@@ -221,17 +253,19 @@ def board_from_json(data: str | list | dict) -> Board:
         try:
             data = load_json(data, MAX_JSON_DEPTH)
         except json.JSONDecodeError as err:
-            raise BoardError(f"not valid JSON ({err.msg} at line {err.lineno})") from None
+            raise BoardError(
+                msg("not valid JSON ({error} at line {line})", error=err.msg, line=err.lineno)
+            ) from None
         except ValueError as err:  # too deep, or a number too long for Python's int()
-            raise BoardError(f"not a JSON board ({err})") from None
+            raise BoardError(msg("not a JSON board ({error})", error=str(err))) from None
     if isinstance(data, dict):
         if "grid" not in data:
             raise BoardError(
-                'a JSON board needs a "grid": a list of row strings like "W1 F0 C L0 ."'
+                msg('a JSON board needs a "grid": a list of row strings like "W1 F0 C L0 ."')
             )
         data = data["grid"]
     if not isinstance(data, list) or not data:
-        raise BoardError('a JSON board is a list of rows, e.g. ["W1 F0 C L0 .", ...]')
+        raise BoardError(msg('a JSON board is a list of rows, e.g. ["W1 F0 C L0 .", ...]'))
     rows: list[list[str]] = []
     for r, row in enumerate(data):
         if isinstance(row, str):
@@ -240,7 +274,7 @@ def board_from_json(data: str | list | dict) -> Board:
             rows.append(list(row))
         else:
             raise BoardError(
-                "each row must be a string like 'W1 F0 C L0 .' or a list of tokens", row=r
+                msg("each row must be a string like 'W1 F0 C L0 .' or a list of tokens"), row=r
             )
     return _board_from_tokens(rows)
 
@@ -252,15 +286,21 @@ def _refuse_json_scalar(line: str) -> None:
     except ValueError:  # not JSON (a row of tokens), or a number too long: read as text
         return
     raise BoardError(
-        f"the JSON holds no board (it is {json.dumps(value)[:40]}); a JSON board is a list of"
-        ' rows, e.g. ["W1 F0 C L0 .", ...]'
+        msg(
+            "the JSON holds no board (it is {value}); a JSON board is a list of rows, e.g. "
+            '["W1 F0 C L0 .", ...]',
+            value=json.dumps(value)[:40],
+        )
     )
 
 
 def _check_length(text: str) -> None:
     if len(text) > MAX_TEXT_LENGTH:
         raise BoardError(
-            f"{len(text):,} characters is far too long for a board; give 5 or 7 rows of cells"
+            msg(
+                "{n} characters is far too long for a board; give 5 or 7 rows of cells",
+                n=len(text),
+            )
         )
 
 
@@ -292,25 +332,34 @@ def load_json(text: str, max_depth: int) -> object:
 
 def _board_from_tokens(rows: list[list[str]]) -> Board:
     if not rows:
-        raise BoardError("the board is empty: give 5 or 7 rows of 5 or 7 cells")
+        raise BoardError(msg("the board is empty: give 5 or 7 rows of 5 or 7 cells"))
     size = len(rows)
     if size not in SIZES:
-        raise BoardError(f"a kingdom has 5 or 7 rows (7 for Mighty Duel), this one has {size}")
+        raise BoardError(
+            msg("a kingdom has 5 or 7 rows (7 for Mighty Duel), this one has {n}", n=size)
+        )
     cells = []
     for r, tokens in enumerate(rows):
         if len(tokens) != size:
-            raise BoardError(
-                f"has {len(tokens)} cells but the board has {size} rows; every row needs {size}",
-                row=r,
-            )
+            raise BoardError(_row_length_problem(len(tokens), size), row=r)
         row = []
         for c, token in enumerate(tokens):
             try:
                 row.append(Cell.from_token(token))
             except BoardError as err:
-                raise BoardError(str(err), row=r, col=c) from None
+                raise BoardError(err.message, row=r, col=c) from None
         cells.append(tuple(row))
     return Board(tuple(cells))
+
+
+def _row_length_problem(n: int, size: int) -> Message:
+    return nmsg(
+        "has {n} cell but the board has {size} rows; every row needs {size}",
+        "has {n} cells but the board has {size} rows; every row needs {size}",
+        n,
+        n=n,
+        size=size,
+    )
 
 
 def format_board(board: Board) -> str:

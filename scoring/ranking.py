@@ -13,12 +13,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.score import Score
-from scoring.words import and_list
+from scoring.words import Message, msg, nmsg
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 DYNASTY_GAMES = 3
-_ORDINALS = ("first", "second", "third", "fourth")
 
 
 @dataclass(frozen=True)
@@ -35,7 +34,7 @@ class Standing:
 @dataclass(frozen=True)
 class Ranking:
     standings: tuple[Standing, ...]  # best first
-    explanations: tuple[str, ...]  # one sentence per tie settled or shared, in order
+    explanations: tuple[Message, ...]  # one sentence per tie settled or shared, in order
 
     @property
     def winners(self) -> tuple[str, ...]:
@@ -46,47 +45,83 @@ class Ranking:
 class _Wording:
     """How the sentences name each criterion: one game, or the sums of a Dynasty."""
 
-    total: Callable[[int], str]  # "54"
-    largest: Callable[[int], str]  # "a largest region of 9 cells"
-    largest_beats: Callable[[str, int, str, int], str]  # "Anna's largest region, 9 cells, ..."
-    crowns: Callable[[int], str]  # "6 crowns"
-    largest_order: str  # "on largest region", for three or more players
-    crowns_order: str  # "on crowns"
+    total: Callable[[int], object]  # "54"
+    largest: Callable[[int], Message]  # "a largest region of 9 cells"
+    largest_beats: Callable[[str, int, str, int], Message]  # "Anna's largest region, 9 cells, ..."
+    crowns_beat: Callable[[str, int, str, int], Message]  # "Anna's 6 crowns beat Ben's 4"
+    crowns: Callable[[int], Message]  # "6 crowns"
+    largest_order: Callable[[Message], Message]  # "on largest region the order is ..."
+    crowns_order: Callable[[Message], Message]  # "on crowns the order is ..."
+
+
+def _beats(singular: str, plural: str) -> Callable[[str, int, str, int], Message]:
+    """A sentence where the winner's count beats the loser's (the plural follows the winner's).
+    ``_beats`` marks its two texts for ``pybabel extract`` like ``nmsg`` (docs/i18n.md)."""
+    return lambda winner, m, loser, n: nmsg(
+        singular, plural, m, winner=winner, m=m, loser=loser, n=n
+    )
 
 
 _GAME = _Wording(
-    total=lambda n: f"{n}",
-    largest=lambda n: f"a largest region of {n} cells",
-    largest_beats=lambda a, m, b, n: f"{a}'s largest region, {m} cells, beats {b}'s {n}",
-    crowns=lambda n: f"{n} crown{'' if n == 1 else 's'}",
-    largest_order="on largest region",
-    crowns_order="on crowns",
+    total=lambda n: n,
+    largest=lambda n: nmsg("a largest region of {n} cell", "a largest region of {n} cells", n, n=n),
+    largest_beats=_beats(
+        "{winner}'s largest region, {m} cell, beats {loser}'s {n}",
+        "{winner}'s largest region, {m} cells, beats {loser}'s {n}",
+    ),
+    crowns_beat=_beats(
+        "{winner}'s {m} crown beats {loser}'s {n}",
+        "{winner}'s {m} crowns beat {loser}'s {n}",
+    ),
+    crowns=lambda n: nmsg("{n} crown", "{n} crowns", n, n=n),
+    largest_order=lambda order: msg("on largest region the order is {order}", order=order),
+    crowns_order=lambda order: msg("on crowns the order is {order}", order=order),
 )
 _DYNASTY = _Wording(
-    total=lambda n: f"{n} over the games",
-    largest=lambda n: f"largest regions adding up to {n} cells",
-    largest_beats=lambda a, m, b, n: (
-        f"{a}'s largest regions add up to {m} cells, beating {b}'s {n}"
+    total=lambda n: msg("{n} over the games", n=n),
+    largest=lambda n: nmsg(
+        "largest regions adding up to {n} cell", "largest regions adding up to {n} cells", n, n=n
     ),
-    crowns=lambda n: f"{n} crown{'' if n == 1 else 's'} in all",
-    largest_order="on largest regions added up",
-    crowns_order="on crowns over the games",
+    largest_beats=_beats(
+        "{winner}'s largest regions add up to {m} cell, beating {loser}'s {n}",
+        "{winner}'s largest regions add up to {m} cells, beating {loser}'s {n}",
+    ),
+    crowns_beat=_beats(
+        "{winner}'s {m} crown in all beats {loser}'s {n}",
+        "{winner}'s {m} crowns in all beat {loser}'s {n}",
+    ),
+    crowns=lambda n: nmsg("{n} crown in all", "{n} crowns in all", n, n=n),
+    largest_order=lambda order: msg(
+        "on largest regions added up the order is {order}", order=order
+    ),
+    crowns_order=lambda order: msg("on crowns over the games the order is {order}", order=order),
 )
 
 
 def validate_names(names: Sequence[str]) -> None:
     """Raise ``ValueError`` unless there are 2–4 players with distinct, non-empty names."""
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(names)}")
+        raise ValueError(
+            msg(
+                "a game has {least} to {most} players, got {n}",
+                least=MIN_PLAYERS,
+                most=MAX_PLAYERS,
+                n=len(names),
+            )
+        )
     seen: dict[str, str] = {}
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise ValueError(f"every player needs a name, got {name!r}")
+            raise ValueError(msg("every player needs a name, got {name}", name=repr(name)))
         # "Anna" and "anna " would read as the same player in a sentence.
         key = name.strip().casefold()
         if key in seen:
             raise ValueError(
-                f"two players are called {seen[key]!r} and {name!r}: names must differ"
+                msg(
+                    "two players are called {first} and {second}: names must differ",
+                    first=repr(seen[key]),
+                    second=repr(name),
+                )
             )
         seen[key] = name
 
@@ -171,19 +206,44 @@ def _groups(lines: list[_Line], key: int) -> list[list[_Line]]:
     return runs
 
 
-def _names(group: Sequence[_Line]) -> str:
-    return and_list([line[0] for line in group])
+def _names(group: Sequence[_Line]) -> list[str]:
+    return [line[0] for line in group]
 
 
-def _both(group: Sequence[_Line]) -> str:
-    return "both" if len(group) == 2 else "all"
+def _subject(group: Sequence[_Line], also: bool = False) -> Message:
+    """``Anna and Ben both have``, ``Anna, Ben and Cara all have`` (``also``: a second sentence)."""
+    players = _names(group)
+    if also:
+        if len(group) == 2:
+            return msg("{players} also both have", players=players)
+        return msg("{players} also all have", players=players)
+    if len(group) == 2:
+        return msg("{players} both have", players=players)
+    return msg("{players} all have", players=players)
+
+
+def _place(place: int) -> Message:
+    return (
+        msg("first place"),
+        msg("second place"),
+        msg("third place"),
+        msg("fourth place"),
+    )[place - 1]
+
+
+def _in_order(steps: list[Message]) -> Message:
+    """``A (9 cells), then B (7 cells), then C (5 cells)``."""
+    order = steps[0]
+    for step in steps[1:]:
+        order = msg("{earlier}, then {later}", earlier=order, later=step)
+    return order
 
 
 def _explain_total_tie(
     group: list[_Line], standings: list[Standing], wording: _Wording
-) -> list[str]:
+) -> list[Message]:
     """Sentences for players level on total: the largest region decides, then crowns."""
-    subject = f"{_names(group)} {_both(group)} have"
+    subject = _subject(group)
     by_largest = _groups(group, key=2)
     if len(by_largest) == 1:
         facts = [wording.total(group[0][1]), wording.largest(group[0][2])]
@@ -193,39 +253,77 @@ def _explain_total_tie(
         decision = wording.largest_beats(winner, best, loser, second)
     else:
         steps = [
-            f"{_names(run)} ({run[0][2]} cells{' each' if len(run) > 1 else ''})"
+            nmsg(
+                "{players} ({n} cell each)",
+                "{players} ({n} cells each)",
+                run[0][2],
+                players=_names(run),
+                n=run[0][2],
+            )
+            if len(run) > 1
+            else nmsg(
+                "{players} ({n} cell)",
+                "{players} ({n} cells)",
+                run[0][2],
+                players=_names(run),
+                n=run[0][2],
+            )
             for run in by_largest
         ]
-        decision = f"{wording.largest_order} the order is " + ", then ".join(steps)
-    sentences = [f"{subject} {wording.total(group[0][1])}; {decision}."]
+        decision = wording.largest_order(_in_order(steps))
+    sentences = [
+        msg(
+            "{subject} {facts}; {decision}.",
+            subject=subject,
+            facts=[wording.total(group[0][1])],
+            decision=decision,
+        )
+    ]
     for run in by_largest:
         if len(run) > 1:
-            subject = f"{_names(run)} also {_both(run)} have"
             facts = [wording.largest(run[0][2])]
-            sentences.append(_explain_crowns(run, facts, subject, standings, wording))
+            sentences.append(
+                _explain_crowns(run, facts, _subject(run, also=True), standings, wording)
+            )
     return sentences
 
 
 def _explain_crowns(
-    group: list[_Line], facts: list[str], subject: str, standings: list[Standing], wording: _Wording
-) -> str:
+    group: list[_Line],
+    facts: list,
+    subject: Message,
+    standings: list[Standing],
+    wording: _Wording,
+) -> Message:
     """One sentence for players level on total and largest region: crowns decide, or they share."""
     by_crowns = _groups(group, key=3)
     if len(by_crowns) == 1:
         place = next(s.place for s in standings if s.name == group[0][0])
         facts = facts + [wording.crowns(group[0][3])]
-        return f"{subject} {and_list(facts)}: they share {_ORDINALS[place - 1]} place."
+        return msg(
+            "{subject} {facts}: they share {place}.",
+            subject=subject,
+            facts=facts,
+            place=_place(place),
+        )
     if len(group) == 2:
         (winner, *_, most), (loser, *_, fewer) = group
-        verb = "beats" if most == 1 else "beat"
-        decision = f"{winner}'s {wording.crowns(most)} {verb} {loser}'s {fewer}"
+        decision = wording.crowns_beat(winner, most, loser, fewer)
     else:
         steps = [
-            f"{_names(run)} ({run[0][3]}{' each' if len(run) > 1 else ''})" for run in by_crowns
+            msg("{players} ({n} each)", players=_names(run), n=run[0][3])
+            if len(run) > 1
+            else msg("{players} ({n})", players=_names(run), n=run[0][3])
+            for run in by_crowns
         ]
-        decision = f"{wording.crowns_order} the order is " + ", then ".join(steps)
-        shared = [run for run in by_crowns if len(run) > 1]
-        for run in shared:
-            place = next(s.place for s in standings if s.name == run[0][0])
-            decision += f"; {_names(run)} share {_ORDINALS[place - 1]} place"
-    return f"{subject} {and_list(facts)}; {decision}."
+        decision = wording.crowns_order(_in_order(steps))
+        for run in by_crowns:
+            if len(run) > 1:
+                place = next(s.place for s in standings if s.name == run[0][0])
+                decision = msg(
+                    "{decision}; {players} share {place}",
+                    decision=decision,
+                    players=_names(run),
+                    place=_place(place),
+                )
+    return msg("{subject} {facts}; {decision}.", subject=subject, facts=facts, decision=decision)

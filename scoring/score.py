@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from scoring.board import LAND, Board, Terrain
 from scoring.tileset import check_kingdom
-from scoring.words import where
+from scoring.words import Joined, Message, msg, nmsg, where
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,9 @@ class Region:
 class Bonus:
     """An optional-rule bonus: its points (0 when not earned or switched off) and why."""
 
-    name: str  # "Middle Kingdom" or "Harmony"
+    name: str  # "Middle Kingdom" or "Harmony" (an identifier; the app says it in each language)
     points: int
-    reason: str
+    reason: Message
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Score:
     regions: tuple[Region, ...]  # every region, crowned or not, largest points first
     middle_kingdom: Bonus
     harmony: Bonus
-    warnings: tuple[str, ...]  # tile-set warnings for this kingdom alone
+    warnings: tuple[Message, ...]  # tile-set warnings for this kingdom alone
 
     @property
     def base(self) -> int:
@@ -148,7 +148,7 @@ def middle_kingdom_bonus(board: Board, enabled: bool = True) -> Bonus:
     """
     name = "Middle Kingdom"
     if not enabled:
-        return Bonus(name, 0, "Middle Kingdom is switched off (an optional rule).")
+        return Bonus(name, 0, msg("Middle Kingdom is switched off (an optional rule)."))
     size = board.size
     half = size // 2
     row, col = board.castle
@@ -157,27 +157,73 @@ def middle_kingdom_bonus(board: Board, enabled: bool = True) -> Bonus:
     reach = {
         "above": max(row - r for r, _ in tiles),
         "below": max(r - row for r, _ in tiles),
-        "left of": max(col - c for _, c in tiles),
-        "right of": max(c - col for _, c in tiles),
+        "left": max(col - c for _, c in tiles),
+        "right": max(c - col for _, c in tiles),
     }
     too_far = [(side, n) for side, n in reach.items() if n > half]
     if too_far:
         side, n = too_far[0]
-        return Bonus(
-            name,
-            0,
-            f"The castle ({castle}) is not at the centre: tiles reach {n} cells {side} it, "
-            f"more than the {half} a centred castle allows in a {size}×{size} kingdom.",
-        )
+        return Bonus(name, 0, _off_centre(side, castle=castle, n=n, half=half, size=size))
     if (row, col) == (half, half) and all(n == half for n in reach.values()):
         return Bonus(
-            name, 10, f"The castle ({castle}) is the centre cell of the {size}×{size} kingdom."
+            name,
+            10,
+            msg(
+                "The castle ({castle}) is the centre cell of the {size}×{size} kingdom.",
+                castle=castle,
+                size=size,
+            ),
         )
     return Bonus(
         name,
         10,
-        f"The kingdom is incomplete, and the {size}×{size} frame centred on the castle "
-        f"({castle}) holds every tile, so the castle counts as centred.",
+        msg(
+            "The kingdom is incomplete, and the {size}×{size} frame centred on the castle "
+            "({castle}) holds every tile, so the castle counts as centred.",
+            castle=castle,
+            size=size,
+        ),
+    )
+
+
+def _off_centre(side: str, **values) -> Message:
+    """Why the castle is not centred; one sentence per side, as each language words "above it"
+    and "left of it" its own way."""
+    n = values["n"]
+    if side == "above":
+        return nmsg(
+            "The castle ({castle}) is not at the centre: tiles reach {n} cell above it, more "
+            "than the {half} a centred castle allows in a {size}×{size} kingdom.",
+            "The castle ({castle}) is not at the centre: tiles reach {n} cells above it, more "
+            "than the {half} a centred castle allows in a {size}×{size} kingdom.",
+            n,
+            **values,
+        )
+    if side == "below":
+        return nmsg(
+            "The castle ({castle}) is not at the centre: tiles reach {n} cell below it, more "
+            "than the {half} a centred castle allows in a {size}×{size} kingdom.",
+            "The castle ({castle}) is not at the centre: tiles reach {n} cells below it, more "
+            "than the {half} a centred castle allows in a {size}×{size} kingdom.",
+            n,
+            **values,
+        )
+    if side == "left":
+        return nmsg(
+            "The castle ({castle}) is not at the centre: tiles reach {n} cell left of it, more "
+            "than the {half} a centred castle allows in a {size}×{size} kingdom.",
+            "The castle ({castle}) is not at the centre: tiles reach {n} cells left of it, more "
+            "than the {half} a centred castle allows in a {size}×{size} kingdom.",
+            n,
+            **values,
+        )
+    return nmsg(
+        "The castle ({castle}) is not at the centre: tiles reach {n} cell right of it, more "
+        "than the {half} a centred castle allows in a {size}×{size} kingdom.",
+        "The castle ({castle}) is not at the centre: tiles reach {n} cells right of it, more "
+        "than the {half} a centred castle allows in a {size}×{size} kingdom.",
+        n,
+        **values,
     )
 
 
@@ -185,18 +231,25 @@ def harmony_bonus(board: Board, enabled: bool = True) -> Bonus:
     """+5 when every cell of the N×N frame holds a tile (no hole left by a discarded domino)."""
     name = "Harmony"
     if not enabled:
-        return Bonus(name, 0, "Harmony is switched off (an optional rule).")
+        return Bonus(name, 0, msg("Harmony is switched off (an optional rule)."))
     cells = board.size * board.size
     holes = [(r, c) for r, c, cell in board.iter_cells() if cell.terrain is Terrain.EMPTY]
     if not holes:
-        return Bonus(name, 5, f"All {cells} cells hold a tile.")
-    shown = "; ".join(where(r, c) for r, c in holes[:4])
-    more = f" and {len(holes) - 4} more" if len(holes) > 4 else ""
-    cell_word = "cell is" if len(holes) == 1 else "cells are"
+        return Bonus(name, 5, msg("All {cells} cells hold a tile.", cells=cells))
+    shown: Joined | Message = Joined(tuple(where(r, c) for r, c in holes[:4]))
+    if len(holes) > 4:
+        shown = msg("{cells} and {n} more", cells=shown, n=len(holes) - 4)
     return Bonus(
         name,
         0,
-        f"{len(holes)} {cell_word} empty ({shown}{more}); Harmony needs all {cells} filled.",
+        nmsg(
+            "{n} cell is empty ({cells_named}); Harmony needs all {cells} filled.",
+            "{n} cells are empty ({cells_named}); Harmony needs all {cells} filled.",
+            len(holes),
+            n=len(holes),
+            cells_named=shown,
+            cells=cells,
+        ),
     )
 
 

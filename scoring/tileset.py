@@ -26,8 +26,8 @@ from enum import Enum
 from functools import cache, lru_cache
 from importlib import resources
 
-from scoring.board import Board, Cell, Terrain
-from scoring.words import and_list, where
+from scoring.board import Board, Cell, Terrain, terrain_name
+from scoring.words import Joined, Message, msg, nmsg, where
 
 # Search steps before giving up: at most about 130 ms on this machine (a step costs 25-45 µs
 # on a 7×7 board); real kingdoms need a few dozen steps, the worst adversarial board we found
@@ -92,26 +92,36 @@ def kinds_in_set() -> Counter[tuple[Cell, Cell]]:
     return Counter(domino.kind for domino in dominoes())
 
 
-def _cell_list(places: Sequence[str]) -> str:
-    shown = "; ".join(places[:_SHOWN_CELLS])
+def _cell_list(places: Sequence[Message]) -> Joined | Message:
+    shown = Joined(tuple(places[:_SHOWN_CELLS]))
     more = len(places) - _SHOWN_CELLS
-    return shown + (f" and {more} more" if more > 0 else "")
+    return msg("{cells} and {n} more", cells=shown, n=more) if more > 0 else shown
 
 
-def _describe(cell: Cell) -> str:
-    crowns = {0: "without crown", 1: "with 1 crown"}.get(cell.crowns, f"with {cell.crowns} crowns")
-    return f"{cell.terrain.value} {crowns}"
+def _describe(cell: Cell) -> Message:
+    terrain = terrain_name(cell.terrain)
+    if cell.crowns == 0:
+        return msg("{terrain} without crown", terrain=terrain)
+    return nmsg(
+        "{terrain} with {n} crown",
+        "{terrain} with {n} crowns",
+        cell.crowns,
+        terrain=terrain,
+        n=cell.crowns,
+    )
 
 
 def _land(board: Board) -> list[tuple[int, int, Cell]]:
     return [(r, c, cell) for r, c, cell in board.iter_cells() if cell.terrain.is_land]
 
 
-def _count_warnings(land: Sequence[tuple[str, Cell]], subject: str) -> list[str]:
+def _count_warnings(
+    land: Sequence[tuple[Message, Cell]], players: Sequence[str] = ()
+) -> list[Message]:
     """Warnings for more cells of a terrain, or of a terrain with given crowns, than the set has.
 
-    ``land`` holds (where the cell is, the cell); ``subject`` starts the sentence ("The kingdom
-    has", "Anna and Ben together have").
+    ``land`` holds (where the cell is, the cell); ``players`` are the kingdoms counted together
+    (none: one kingdom).
     """
     warnings = []
     set_terrain = Counter()
@@ -120,19 +130,51 @@ def _count_warnings(land: Sequence[tuple[str, Cell]], subject: str) -> list[str]
     for terrain, n in Counter(cell.terrain for _, cell in land).items():
         if n > set_terrain[terrain]:
             places = [place for place, cell in land if cell.terrain is terrain]
-            warnings.append(
-                f"{subject} {n} {terrain.value} cells but the set has only "
-                f"{set_terrain[terrain]} {terrain.value} squares: check the terrain of "
-                f"{_cell_list(places)}."
+            values = dict(
+                n=n,
+                terrain=terrain_name(terrain),
+                most=set_terrain[terrain],
+                cells=_cell_list(places),
             )
+            if players:
+                warnings.append(
+                    msg(
+                        "{players} together have {n} {terrain} cells but the set has only "
+                        "{most} {terrain} squares: check the terrain of {cells}.",
+                        players=list(players),
+                        **values,
+                    )
+                )
+            else:
+                warnings.append(
+                    msg(
+                        "The kingdom has {n} {terrain} cells but the set has only {most} "
+                        "{terrain} squares: check the terrain of {cells}.",
+                        **values,
+                    )
+                )
     for kind, n in Counter(cell for _, cell in land).items():
         available = squares_in_set()[kind]
         if n > available:
             places = [place for place, cell in land if cell == kind]
-            warnings.append(
-                f"{subject} {n} cells of {_describe(kind)} but the set has only {available}: "
-                f"check the terrain and crowns of {_cell_list(places)}."
-            )
+            values = dict(n=n, kind=_describe(kind), most=available, cells=_cell_list(places))
+            if players:
+                warnings.append(
+                    msg(
+                        "{players} together have {n} cells of {kind} but the set has only "
+                        "{most}: check the terrain and crowns of {cells}.",
+                        players=list(players),
+                        **values,
+                    )
+                )
+            else:
+                warnings.append(
+                    msg(
+                        "The kingdom has {n} cells of {kind} but the set has only {most}: "
+                        "check the terrain and crowns of {cells}.",
+                        **values,
+                    )
+                )
     return warnings
 
 
@@ -311,54 +353,77 @@ def cover_kingdom(board: Board, budget: int = SEARCH_BUDGET) -> CoverResult:
 
 
 @lru_cache(maxsize=1024)  # the app rescores the same boards on every rerun
-def check_kingdom(board: Board) -> tuple[str, ...]:
+def check_kingdom(board: Board) -> tuple[Message, ...]:
     """Warnings (never errors) for a kingdom the real set cannot make; each names the cells."""
     land = _land(board)
-    warnings = _count_warnings([(where(r, c), cell) for r, c, cell in land], "The kingdom has")
+    warnings = _count_warnings([(where(r, c), cell) for r, c, cell in land])
     if warnings:
         # Too many cells of a kind already rules out a split; more warnings would only repeat it.
         return tuple(warnings)
     if len(land) % 2:
         return (
-            f"The kingdom has {len(land)} tiles besides the castle, an odd number, but every "
-            "domino covers two cells: look for a missing or extra tile, or a hole marked as a "
-            "tile.",
+            msg(
+                "The kingdom has {n} tiles besides the castle, an odd number, but every domino "
+                "covers two cells: look for a missing or extra tile, or a hole marked as a tile.",
+                n=len(land),
+            ),
         )
     result = cover_kingdom(board)
     if result.outcome is Outcome.UNKNOWN:
         return (
-            "Could not verify in time that the tiles split into distinct real dominoes; check "
-            "the kingdom by eye.",
+            msg(
+                "Could not verify in time that the tiles split into distinct real dominoes; "
+                "check the kingdom by eye."
+            ),
         )
     if result.outcome is Outcome.CANNOT_SPLIT:
-        start = (
-            f"The {len(land)} tiles cannot be split into {len(land) // 2} distinct real dominoes"
-        )
+        tiles = dict(n=len(land), dominoes=len(land) // 2)
         if result.unpairable:
             cells = [
-                f"{where(r, c)} ({_describe(cell)})"
+                msg("{cell} ({kind})", cell=where(r, c), kind=_describe(cell))
                 for r, c, cell in (land[i] for i in result.unpairable)
             ]
             return (
-                f"{start}: no neighbour of {and_list(cells)} forms a real domino with it; check "
-                f"{'that cell' if len(cells) == 1 else 'those cells'} and their neighbours.",
+                nmsg(
+                    "The {n} tiles cannot be split into {dominoes} distinct real dominoes: no "
+                    "neighbour of {cells} forms a real domino with it; check that cell and its "
+                    "neighbours.",
+                    "The {n} tiles cannot be split into {dominoes} distinct real dominoes: no "
+                    "neighbour of {cells} forms a real domino with it; check those cells and "
+                    "their neighbours.",
+                    len(cells),
+                    cells=cells,
+                    **tiles,
+                ),
             )
         if len(result.hardest) == 1:
             r, c, cell = land[result.hardest[0]]
             return (
-                f"{start}: a cell is probably misread. Look first at {where(r, c)} "
-                f"({_describe(cell)}), the cell hardest to pair, and its neighbours.",
+                msg(
+                    "The {n} tiles cannot be split into {dominoes} distinct real dominoes: a "
+                    "cell is probably misread. Look first at {cell} ({kind}), the cell hardest "
+                    "to pair, and its neighbours.",
+                    cell=where(r, c),
+                    kind=_describe(cell),
+                    **tiles,
+                ),
             )
         kind = land[result.hardest[0]][2]
         places = [where(r, c) for r, c, _ in (land[i] for i in result.hardest)]
         return (
-            f"{start}: a cell is probably misread. Look first at the cells of {_describe(kind)} "
-            f"({_cell_list(places)}), which cannot all be paired, and their neighbours.",
+            msg(
+                "The {n} tiles cannot be split into {dominoes} distinct real dominoes: a cell "
+                "is probably misread. Look first at the cells of {kind} ({cells}), which cannot "
+                "all be paired, and their neighbours.",
+                kind=_describe(kind),
+                cells=_cell_list(places),
+                **tiles,
+            ),
         )
     return ()
 
 
-def check_game(boards: Mapping[str, Board]) -> tuple[str, ...]:
+def check_game(boards: Mapping[str, Board]) -> tuple[Message, ...]:
     """Warnings for kingdoms of one game that together need a domino more often than it exists.
 
     First a count check on the kingdoms together; then, for kingdoms that each split into real
@@ -368,9 +433,11 @@ def check_game(boards: Mapping[str, Board]) -> tuple[str, ...]:
     if len(names) < 2:
         return ()
     land = [
-        (f"{name}'s {where(r, c)}", cell) for name in names for r, c, cell in _land(boards[name])
+        (msg("{player}'s {cell}", player=name, cell=where(r, c)), cell)
+        for name in names
+        for r, c, cell in _land(boards[name])
     ]
-    warnings = _count_warnings(land, f"{and_list(names)} together have")
+    warnings = _count_warnings(land, names)
     if warnings:
         return tuple(warnings)
     # Kingdoms that do not split on their own already carry their own warning.
@@ -389,26 +456,37 @@ def check_game(boards: Mapping[str, Board]) -> tuple[str, ...]:
         neighbours += [[offset + j for j in js] for js in board_neighbours]
         black += board_black
     joint = find_cover(cells, neighbours, black)
-    players = and_list(fine)
     if joint.outcome is Outcome.UNKNOWN:
-        return (f"Could not verify in time that {players} used distinct real dominoes.",)
+        return (
+            msg(
+                "Could not verify in time that {players} used distinct real dominoes.", players=fine
+            ),
+        )
     if joint.outcome is Outcome.SPLITS:
         return ()
     return tuple(_overused({name: covers[name] for name in fine}, boards)) or (
-        f"{players} together cannot be built from one set of dominoes: some domino is needed "
-        "twice; check their cells.",
+        msg(
+            "{players} together cannot be built from one set of dominoes: some domino is needed "
+            "twice; check their cells.",
+            players=fine,
+        ),
     )
 
 
-def _overused(covers: Mapping[str, CoverResult], boards: Mapping[str, Board]) -> list[str]:
+def _overused(covers: Mapping[str, CoverResult], boards: Mapping[str, Board]) -> list[Message]:
     """Domino kinds that the kingdoms' own splits use more often than the set has them."""
-    used: dict[tuple[Cell, Cell], list[str]] = {}
+    used: dict[tuple[Cell, Cell], list[Message]] = {}
     for name, cover in covers.items():
         land = _land(boards[name])
         for i, j in cover.pairs:
             (r1, c1, a), (r2, c2, b) = land[i], land[j]
             used.setdefault(_domino_kind(a, b), []).append(
-                f"{name} at {where(r1, c1)} and {where(r2, c2)}"
+                msg(
+                    "{player} at {first} and {second}",
+                    player=name,
+                    first=where(r1, c1),
+                    second=where(r2, c2),
+                )
             )
     warnings = []
     for kind, places in used.items():
@@ -416,7 +494,14 @@ def _overused(covers: Mapping[str, CoverResult], boards: Mapping[str, Board]) ->
             first, second = kind
             count = kinds_in_set()[kind]
             warnings.append(
-                f"The domino {_describe(first)} + {_describe(second)} is needed "
-                f"{len(places)} times ({'; '.join(places)}) but the set has only {count}."
+                msg(
+                    "The domino {first} + {second} is needed {n} times ({places}) but the set "
+                    "has only {most}.",
+                    first=_describe(first),
+                    second=_describe(second),
+                    n=len(places),
+                    places=Joined(tuple(places)),
+                    most=count,
+                )
             )
     return warnings

@@ -1,20 +1,85 @@
-"""How messages name things for people: cells counted from 1, counts, lists joined with "and"."""
+"""How the rules describe what they found, without choosing a language.
+
+A ``Message`` is a sentence with what it takes to say it in any language: its English text,
+which is also its key in the translation catalogs (``translations``), and its named values. As a
+``str`` it is the English sentence (the CLI's default and the JSON output); the app and the CLI
+put it into the player's language with ``translations.Translator.say``. Values may be numbers,
+text, other messages, or lists of them (said as ``a, b and c``).
+
+``msg`` and ``nmsg`` are the markers ``pybabel extract`` looks for (see docs/i18n.md).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 
-def where(row: int, col: int) -> str:
-    """A cell as people count it: ``where(0, 2) == "row 1, column 3"`` (row 1 on top)."""
-    return f"row {row + 1}, column {col + 1}"
+class Message(str):
+    """The English sentence (a ``str``, so it prints, compares and goes into JSON as English),
+    carrying what a translator needs: the English template, its values and plural form."""
+
+    text: str  # English, with named {placeholders}; the catalogs' msgid
+    params: tuple[tuple[str, object], ...]
+    plural: str | None  # English plural form, for a message that counts something
+    n: int  # the count that chooses the plural form
+
+    def __new__(
+        cls,
+        text: str,
+        params: tuple[tuple[str, object], ...] = (),
+        plural: str | None = None,
+        n: int = 0,
+    ) -> Message:
+        template = text if plural is None or n == 1 else plural
+        english = template.format_map({key: _english(value) for key, value in params})
+        self = super().__new__(cls, english)
+        self.text, self.params, self.plural, self.n = text, params, plural, n
+        return self
+
+    def __reduce__(self):
+        return (Message, (self.text, self.params, self.plural, self.n))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in self.__dict__:
+            raise AttributeError("a Message is immutable")
+        super().__setattr__(name, value)
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Items said one after another with ``separator`` (cells: ``row 1, column 2; row 3, ...``,
+    where "and" between them would read as part of a cell's name)."""
+
+    items: tuple[object, ...]
+    separator: str = "; "
+
+
+def msg(text: str, **params: object) -> Message:
+    return Message(text, tuple(params.items()))
+
+
+def nmsg(singular: str, plural: str, count: int, /, **params: object) -> Message:
+    """A message with a singular and a plural, chosen by ``count`` (each language has its own
+    number of forms: Polish three, Vietnamese one)."""
+    return Message(singular, tuple(params.items()), plural, count)
+
+
+def _english(value: object) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    if isinstance(value, list | tuple):
+        return and_list([_english(item) for item in value])
+    if isinstance(value, Joined):
+        return value.separator.join(_english(item) for item in value.items)
+    return str(value)
+
+
+def where(row: int, col: int) -> Message:
+    """A cell as people count it: ``str(where(0, 2)) == "row 1, column 3"`` (row 1 on top)."""
+    return msg("row {row}, column {column}", row=row + 1, column=col + 1)
 
 
 def and_list(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
+    """``a``, ``a and b``, ``a, b and c`` (English; ``Translator.and_list`` in any language)."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def count(n: int, noun: str) -> str:
-    """``count(1, "cell") == "1 cell"``, ``count(3, "cell") == "3 cells"``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

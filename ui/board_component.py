@@ -18,6 +18,9 @@ from pathlib import Path
 from streamlit.components.v2 import component
 
 from scoring import Board, BoardError, Cell, Terrain, parse_board
+from scoring.board import terrain_name
+from scoring.words import msg
+from ui.language import N_, _, current, ngettext, say
 from vision.palette import DARK_TERRAINS, TERRAIN_COLOURS
 
 _HERE = Path(__file__).resolve().parent
@@ -30,14 +33,14 @@ _mount = component(
 
 # The brush's buttons; words, not emoji (a phone without an emoji font shows boxes).
 TERRAIN_LABELS = {
-    Terrain.WHEAT: "Wheat",
-    Terrain.FOREST: "Forest",
-    Terrain.LAKE: "Lake",
-    Terrain.GRASSLAND: "Grassland",
-    Terrain.SWAMP: "Swamp",
-    Terrain.MINE: "Mine",
-    Terrain.CASTLE: "Castle",
-    Terrain.EMPTY: "Hole",
+    Terrain.WHEAT: N_("Wheat"),
+    Terrain.FOREST: N_("Forest"),
+    Terrain.LAKE: N_("Lake"),
+    Terrain.GRASSLAND: N_("Grassland"),
+    Terrain.SWAMP: N_("Swamp"),
+    Terrain.MINE: N_("Mine"),
+    Terrain.CASTLE: N_("Castle"),
+    Terrain.EMPTY: N_("Hole"),
 }
 
 
@@ -52,8 +55,53 @@ class Edit:
 
 
 def cell_name(terrain: Terrain) -> str:
-    """How a cell's terrain is read out: ``lake``, ``castle``, ``hole``."""
-    return "hole" if terrain is Terrain.EMPTY else terrain.value
+    """How a cell's terrain is read out: ``lake``, ``castle``, ``hole`` (in the page's language)."""
+    return say(terrain_name(terrain))
+
+
+def editor_texts() -> dict[str, object]:
+    """Every sentence the editor shows or reads out, in the page's language; the browser only
+    fills in the named placeholders (``{row}``, ``{terrain}``)."""
+    return {
+        "language": current(),
+        "crowns": [ngettext("{n} crown", "{n} crowns", n, n=n) for n in range(4)],
+        "cell": _("row {row}, column {column}: {terrain}"),
+        "cell_crowned": _("row {row}, column {column}: {terrain}, {crowns}"),
+        "flagged": _("flagged: check this cell"),
+        "not_framed": _("Row {row}, column {column} is not framed: nothing to confirm there."),
+        "castle_tap": _("That is the castle: to move it, tap it and then its new cell."),
+        "brush_terrain": _("Brush: terrain"),
+        "brush_crowns": _("Brush: crowns"),
+        "right_as_read": _("Right as read"),
+        "board": _("The kingdom: tap a cell to paint it"),
+        "tap_framed": _("Tap a framed cell that was read right."),
+        "a_hole": _("a hole"),
+        "brush_fill": _("{terrain}, {crowns}"),
+        "castle_move": _(
+            "Now tap the cell where the castle belongs; its old cell gets the brush ({fill})."
+        ),
+        "idle": _("Tap a cell to paint it with the brush; tap the castle to move it."),
+    }
+
+
+def _terrain_texts(terrain: Terrain) -> dict[str, str]:
+    label = _(TERRAIN_LABELS[terrain])
+    most = terrain.max_crowns
+    return {
+        "name": cell_name(terrain),
+        "label": label,
+        "most_crowns": ngettext(
+            "{terrain} carries at most {n} crown: no real domino has more.",
+            "{terrain} carries at most {n} crowns: no real domino has more.",
+            most,
+            terrain=label,
+            n=most,
+        ),
+        "no_crowns": _("{terrain}: no crowns.", terrain=label),
+        "no_crowns_typed": _(
+            "{terrain} carries no crowns: type its terrain first (W F L G S M).", terrain=label
+        ),
+    }
 
 
 def _css_colour(bgr: tuple[int, int, int]) -> str:
@@ -67,13 +115,12 @@ def editor_data(
     """The component's ``data``: plain JSON, so that an unchanged board sends nothing new."""
     return {
         "size": board.size,
-        "cells": [cell.token for _, _, cell in board.iter_cells()],
+        "cells": [cell.token for _r, _c, cell in board.iter_cells()],
         "flagged": sorted([r, c] for r, c in flagged),
         "terrains": [
             {
                 "letter": terrain.letter,
-                "name": cell_name(terrain),
-                "label": TERRAIN_LABELS[terrain],
+                **_terrain_texts(terrain),
                 "land": terrain.is_land,
                 "max_crowns": terrain.max_crowns,  # the real dominoes' most, from scoring
                 "colour": _css_colour(TERRAIN_COLOURS[terrain]),
@@ -83,6 +130,7 @@ def editor_data(
         ],
         "brush": {"letter": brush.terrain.letter, "crowns": brush.crowns},
         "ack": ack,
+        "texts": editor_texts(),
     }
 
 
@@ -109,13 +157,19 @@ def board_editor(
 def parse_edit(value: object, size: int) -> Edit:
     """Check what the browser sent; a ``BoardError`` (in words) for anything malformed."""
     if not isinstance(value, Mapping):
-        raise BoardError("the editor sent no board")
+        raise BoardError(msg("the editor sent no board"))
     edit_id, text, touched, brush = (value.get(k) for k in ("id", "board", "touched", "brush"))
     if not isinstance(edit_id, str) or not isinstance(text, str):
-        raise BoardError("the editor sent no board")
+        raise BoardError(msg("the editor sent no board"))
     board = parse_board(text)
     if board.size != size:
-        raise BoardError(f"the editor sent a {board.size}×{board.size} board for a {size}×{size}")
+        raise BoardError(
+            msg(
+                "the editor sent a {sent}×{sent} board for a {size}×{size}",
+                sent=board.size,
+                size=size,
+            )
+        )
     cells: set[tuple[int, int]] = set()
     for pair in touched if isinstance(touched, list) else []:
         if (

@@ -60,14 +60,20 @@ class BoardEditor {
 
   receive(data) {
     const first = this.size === 0;
-    if (first) {
+    // The words come from Python, in the page's language (ui/board_component.py); a new language
+    // builds the editor again.
+    const relabel = !first && data.texts.language !== this.texts.language;
+    this.texts = data.texts;
+    if (first || relabel) {
       this.terrains = data.terrains;
       this.byLetter = new Map(this.terrains.map((t) => [t.letter, t]));
       this.size = data.size;
-      const brush = lastBrush ?? data.brush;
-      this.brush = this.byLetter.has(brush.letter)
-        ? { letter: brush.letter, crowns: brush.crowns }
-        : { letter: this.terrains[0].letter, crowns: 0 };
+      if (first) {
+        const brush = lastBrush ?? data.brush;
+        this.brush = this.byLetter.has(brush.letter)
+          ? { letter: brush.letter, crowns: brush.crowns }
+          : { letter: this.terrains[0].letter, crowns: 0 };
+      }
       this.build();
     }
     // While taps are waiting to be sent, or sent and not yet applied, the board shown here is
@@ -108,7 +114,7 @@ class BoardEditor {
   tap(r, c) {
     if (this.confirming) {
       if (this.flagged.has(`${r},${c}`)) this.changed([r, c]);
-      else this.say(`Row ${r + 1}, column ${c + 1} is not framed: nothing to confirm there.`);
+      else this.say(fill(this.texts.not_framed, { row: r + 1, column: c + 1 }));
       this.drawAll();
       return;
     }
@@ -146,7 +152,7 @@ class BoardEditor {
       return;
     }
     if (this.at(r, c) === CASTLE) {
-      this.say("That is the castle: to move it, tap it and then its new cell.");
+      this.say(this.texts.castle_tap);
       return;
     }
     this.put(r, c, token);
@@ -208,7 +214,7 @@ class BoardEditor {
       const terrain = this.byLetter.get(token[0]);
       const crowns = Number(event.key);
       if (!terrain.land) {
-        this.say(`${terrain.label} carries no crowns: type its terrain first (W F L G S M).`);
+        this.say(terrain.no_crowns_typed);
       } else if (crowns > terrain.max_crowns) {
         this.say(this.mostCrowns(terrain));
       } else {
@@ -232,7 +238,7 @@ class BoardEditor {
     const brush = el("div", "kd-brush");
     const terrains = el("div", "kd-terrains");
     terrains.setAttribute("role", "group");
-    terrains.setAttribute("aria-label", "Brush: terrain");
+    terrains.setAttribute("aria-label", this.texts.brush_terrain);
     this.terrainButtons = this.terrains.map((terrain) => {
       const button = el("button", "kd-terrain");
       button.type = "button";
@@ -245,7 +251,7 @@ class BoardEditor {
       terrains.append(button);
       return button;
     });
-    this.confirmButton = el("button", "kd-terrain kd-confirm", "Right as read");
+    this.confirmButton = el("button", "kd-terrain kd-confirm", this.texts.right_as_read);
     this.confirmButton.type = "button";
     this.confirmButton.addEventListener("click", () => {
       this.confirming = true;
@@ -256,11 +262,11 @@ class BoardEditor {
     terrains.append(this.confirmButton);
     const crowns = el("div", "kd-crowns");
     crowns.setAttribute("role", "group");
-    crowns.setAttribute("aria-label", "Brush: crowns");
+    crowns.setAttribute("aria-label", this.texts.brush_crowns);
     this.crownButtons = [0, 1, 2, 3].map((count) => {
       const button = el("button", "kd-crown-choice");
       button.type = "button";
-      button.setAttribute("aria-label", `${count} crown${count === 1 ? "" : "s"}`);
+      button.setAttribute("aria-label", this.texts.crowns[count]);
       button.append(String(count), crownIcon());
       button.addEventListener("click", () => {
         this.brush.crowns = count;
@@ -275,7 +281,7 @@ class BoardEditor {
 
     const grid = el("div", "kd-board");
     grid.setAttribute("role", "group");
-    grid.setAttribute("aria-label", "The kingdom: tap a cell to paint it");
+    grid.setAttribute("aria-label", this.texts.board);
     grid.style.setProperty("--size", this.size);
     this.buttons = [];
     for (let r = 0; r < this.size; r++) {
@@ -311,8 +317,7 @@ class BoardEditor {
   }
 
   mostCrowns(terrain) {
-    const most = terrain.max_crowns;
-    return `${terrain.label} carries at most ${most} crown${most === 1 ? "" : "s"}: no real domino has more.`;
+    return terrain.most_crowns;
   }
 
   drawAll() {
@@ -328,8 +333,8 @@ class BoardEditor {
       button.hidden = this.confirming || !brush.land || count > brush.max_crowns;
       button.setAttribute("aria-pressed", String(count === this.brush.crowns));
     });
-    if (this.confirming) this.crownNote.textContent = "Tap a framed cell that was read right.";
-    else if (!brush.land) this.crownNote.textContent = `${brush.label}: no crowns.`;
+    if (this.confirming) this.crownNote.textContent = this.texts.tap_framed;
+    else if (!brush.land) this.crownNote.textContent = brush.no_crowns;
     else this.crownNote.textContent = brush.max_crowns < 3 ? this.mostCrowns(brush) : "";
     const [focusR, focusC] = this.focus;
     for (let r = 0; r < this.size; r++) {
@@ -339,13 +344,13 @@ class BoardEditor {
     }
     let status = this.message || this.error;
     if (!status && this.movingCastle) {
-      const fill =
+      const oldCell =
         brush.letter === CASTLE
-          ? "a hole"
-          : `${brush.name}, ${this.brush.crowns} crown${this.brush.crowns === 1 ? "" : "s"}`;
-      status = `Now tap the cell where the castle belongs; its old cell gets the brush (${fill}).`;
+          ? this.texts.a_hole
+          : fill(this.texts.brush_fill, { terrain: brush.name, crowns: this.texts.crowns[this.brush.crowns] });
+      status = fill(this.texts.castle_move, { fill: oldCell });
     }
-    this.status.textContent = status || "Tap a cell to paint it with the brush; tap the castle to move it.";
+    this.status.textContent = status || this.texts.idle;
     this.status.classList.toggle("kd-alert", Boolean(this.message || this.error || this.movingCastle));
   }
 
@@ -354,14 +359,14 @@ class BoardEditor {
     const terrain = this.byLetter.get(token[0]);
     const crowns = terrain.land ? Number(token.slice(1) || 0) : 0;
     const flagged = this.flagged.has(`${r},${c}`);
-    const drawn = `${token}|${flagged}|${focused}|${this.movingCastle}`;
+    const drawn = `${token}|${flagged}|${focused}|${this.movingCastle}|${this.texts.language}`;
     button.tabIndex = focused ? 0 : -1;
     if (button.dataset.drawn === drawn) return; // nothing changed: leave the DOM alone
     button.dataset.drawn = drawn;
-    let name = `row ${r + 1}, column ${c + 1}: ${terrain.name}`;
-    if (crowns > 0) name += `, ${crowns} crown${crowns === 1 ? "" : "s"}`;
+    const place = { row: r + 1, column: c + 1, terrain: terrain.name, crowns: this.texts.crowns[crowns] };
+    const name = fill(crowns > 0 ? this.texts.cell_crowned : this.texts.cell, place);
     button.setAttribute("aria-label", name);
-    if (flagged) button.setAttribute("aria-description", "flagged: check this cell");
+    if (flagged) button.setAttribute("aria-description", this.texts.flagged);
     else button.removeAttribute("aria-description");
     button.dataset.terrain = terrain.name;
     button.classList.toggle("kd-flagged", flagged);
@@ -385,6 +390,11 @@ function el(tag, className, text) {
   node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+// A translated text's {placeholders} filled in (the same named placeholders as the catalogs).
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 }
 
 const SVG = "http://www.w3.org/2000/svg";

@@ -18,6 +18,7 @@ from games.editing import blank_board
 from games.history import HistoryError
 from scoring import Terrain, parse_board
 from ui import state
+from ui.language import CHOSEN, _, say
 from ui.text import escape_markdown
 
 DRAFT_PARAM = "draft"
@@ -67,28 +68,35 @@ def restore() -> None:
     st.query_params[DRAFT_PARAM] = draft_id
     if made_up:
         st.info(
-            "That address held no game in progress of this app, so a new game was started at a "
-            "new address.",
+            _(
+                "That address held no game in progress of this app, so a new game was started "
+                "at a new address."
+            ),
             icon=":material/info:",
         )
     if found is not None:
+        language = st.session_state.get(CHOSEN)
         try:
             _apply(*found)
         except (KeyError, TypeError, ValueError):
             st.warning(
-                "The game in progress could not be restored from its draft; start it again "
-                "(saved games are still in History)."
+                _(
+                    "The game in progress could not be restored from its draft; start it again "
+                    "(saved games are still in History)."
+                )
             )
         st.session_state["draft_saved"] = _snapshot()[0]
         st.session_state["draft_written"] = True
+        if st.session_state.get(CHOSEN) != language:
+            st.rerun()  # the draft's language: the page so far (its menu too) is in another
 
 
 def _worth_keeping(snapshot: dict) -> bool:
     """Whether a new page holds anything of the user's yet (an untouched page writes nothing)."""
-    from ui.setup import DEFAULTS
+    from ui.setup import defaults
 
     changed_setup = any(
-        snapshot["widgets"].get(key, value) != value for key, value in DEFAULTS.items()
+        snapshot["widgets"].get(key, value) != value for key, value in defaults().items()
     )
     entered = any(
         parse_board(text) != blank_board(parse_board(text).size)
@@ -100,9 +108,14 @@ def _worth_keeping(snapshot: dict) -> bool:
 def _unavailable(err: Exception) -> None:
     """The history file cannot hold the draft: say so once; the game goes on without it."""
     st.session_state["draft_id"] = None
-    reason = str(err).rstrip(".")
+    reason = say(err).rstrip(".")
     st.warning(
-        escape_markdown(f"This game will not survive a reload: {reason[:1].lower()}{reason[1:]}."),
+        escape_markdown(
+            _(
+                "This game will not survive a reload: {reason}.",
+                reason=f"{reason[:1].lower()}{reason[1:]}",
+            )
+        ),
         icon=":material/cloud_off:",
     )
 

@@ -14,13 +14,19 @@ import streamlit as st
 
 from games.results import cells_text
 from scoring import BoardError, Cell, Terrain, parse_board
+from scoring.words import msg
 from ui import board_component, state
+from ui.language import _, ngettext, say
 from ui.text import escape_markdown
 
-BOARD_TEXT_HELP = (
-    "One row per line, cells separated by spaces: W wheat, F forest, L lake, G grassland, "
-    "S swamp, M mine, each followed by its crowns (W0, M2); C the castle; . a hole."
-)
+
+def board_text_help() -> str:
+    return _(
+        "One row per line, cells separated by spaces: W wheat, F forest, L lake, G grassland, "
+        "S swamp, M mine, each followed by its crowns (W0, M2); C the castle; . a hole."
+    )
+
+
 # The text box applies on blur and on the Apply button; Streamlit's "Press Ctrl+Enter to apply"
 # hint is wrong on a phone (no Ctrl key), so it is hidden for the board-text boxes.
 _HIDE_CTRL_ENTER_HINT = (
@@ -30,12 +36,12 @@ _HIDE_CTRL_ENTER_HINT = (
 
 def placeholder(size: int) -> str:
     """An example in the text box while it is empty: the format, row by row."""
-    rows = [[". "] * size for _ in range(size)]
+    rows = [[". "] * size for _row in range(size)]
     rows[size // 2][size // 2] = "C "
     rows[0][:3] = ["W1 ", "W0 ", "F0 "]
     rows[1][:2] = ["L1 ", "L0 "]
     example = "\n".join("".join(row).strip() for row in rows)
-    return f"Type the kingdom row by row, for example:\n{example}"
+    return _("Type the kingdom row by row, for example:") + "\n" + example
 
 
 def board_editor(slot: int, name: str, size: int) -> None:
@@ -58,57 +64,62 @@ def board_editor(slot: int, name: str, size: int) -> None:
     with controls:
         error = state.board_error(slot, size)
         if error:  # beside the board, where the tap or the text was
-            st.error(escape_markdown(error))
+            st.error(escape_markdown(say(error)))
         if flagged:
             one = len(flagged) == 1
-            st.warning(
-                f"Check {cells_text(flagged)}, framed in magenta: "
-                + (
-                    "paint it with the brush, or tap it with **Right as read** if the photo "
-                    "was read right there."
-                    if one
-                    else "paint each with the brush, or tap it with **Right as read** if the "
-                    "photo was read right there; or confirm them all below."
+            cells = say(cells_text(flagged))
+            if one:
+                check = _(
+                    "Check {cells}, framed in magenta: paint it with the brush, or tap it with "
+                    "**Right as read** if the photo was read right there.",
+                    cells=cells,
                 )
-            )
+            else:
+                check = _(
+                    "Check {cells}, framed in magenta: paint each with the brush, or tap it with "
+                    "**Right as read** if the photo was read right there; or confirm them all "
+                    "below.",
+                    cells=cells,
+                )
+            st.warning(check)
             st.button(
-                "This cell is right" if one else "These cells are right",
+                ngettext("This cell is right", "These cells are right", len(flagged)),
                 key=f"accept_{slot}",
                 icon=":material/done_all:",
                 on_click=_accept_flags,
                 args=(slot, size),
-                help="The photo was read right here: stop flagging these cells",
+                help=_("The photo was read right here: stop flagging these cells"),
             )
         if state.undo_board(slot, size) is not None:
             st.button(
-                "Undo the photo",
+                _("Undo the photo"),
                 key=f"undo_{slot}",
                 on_click=_undo_photo,
                 args=(slot, size),
-                help="Back to the board as it was before this photo was read",
+                help=_("Back to the board as it was before this photo was read"),
             )
         st.button(
-            f"Clear {escape_markdown(name)}'s kingdom",
+            _("Clear {player}'s kingdom", player=escape_markdown(name)),
             key=f"clear_{slot}",
             on_click=state.clear_kingdom,
             args=(slot, size),
-            help="Start this kingdom again from an empty board with only the castle",
+            help=_("Start this kingdom again from an empty board with only the castle"),
         )
     st.text_area(
-        f"{escape_markdown(name)}'s kingdom as board text",
+        _("{player}'s kingdom as board text", player=escape_markdown(name)),
         key=state.text_key(slot, size),
         on_change=_on_text,
         args=(slot, size),
         height=68 + 24 * size,
         placeholder=placeholder(size),
-        help=BOARD_TEXT_HELP,
+        help=board_text_help(),
     )
     st.button(
-        "Apply the text",
+        _("Apply the text"),
         key=f"apply_{slot}",
         on_click=_on_text,
         args=(slot, size),
-        help="The text also applies when you leave the box",
+        help=_("The text also applies when you leave the box"),
     )
 
 
@@ -135,7 +146,9 @@ def _on_edit(slot: int, size: int) -> None:
     try:
         edit = board_component.parse_edit(value, size)
     except BoardError as err:  # not from our editor's own code: say so, keep the board
-        state.set_board_error(slot, size, _sentence(f"The board was not changed: {err}"))
+        state.set_board_error(
+            slot, size, msg("The board was not changed: {problem}.", problem=err.message)
+        )
         if isinstance(value, dict) and isinstance(value.get("id"), str):
             st.session_state[_ack_key(slot, size)] = value["id"]
         return
@@ -166,11 +179,17 @@ def _on_text(slot: int, size: int) -> None:
         new_board = parse_board(text)
         if new_board.size != size:
             raise BoardError(
-                f"the text has {new_board.size} rows but this game is played {size}×{size}, "
-                f"so give {size} rows of {size} cells"
+                msg(
+                    "the text has {n} rows but this game is played {size}×{size}, so give "
+                    "{size} rows of {size} cells",
+                    n=new_board.size,
+                    size=size,
+                )
             )
     except BoardError as err:
-        message = f"In the board text, {str(err).rstrip('.')}. The kingdom stays as it was."
+        message = msg(
+            "In the board text, {problem}. The kingdom stays as it was.", problem=err.message
+        )
         state.set_board_error(slot, size, message)
         return
     # Keep the user's own formatting in the box; only the board itself is replaced.
@@ -181,11 +200,6 @@ def _on_text(slot: int, size: int) -> None:
         reading.checked(
             {(r, c) for r, c, cell in new_board.iter_cells() if cell != old_board[r, c]}
         )
-
-
-def _sentence(text: str) -> str:
-    text = text.strip().rstrip(".")
-    return f"{text[:1].upper()}{text[1:]}."
 
 
 def _undo_photo(slot: int, size: int) -> None:

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import streamlit as st
+from babel.dates import format_datetime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from games.editing import blank_board
@@ -15,6 +16,7 @@ from games.results import GameResult, provisional_reason, result_to_dict, score_
 from games.share import ShareError, decode_game, encode_game
 from ui import draft, state
 from ui.editor import board_editor
+from ui.language import N_, _, current, language_picker, say, sentence, streamlit_words
 from ui.photo import has_new_file, kingdom_input, read_new_uploads, warm_up_in_background
 from ui.results import show_result
 from ui.setup import current_setup, init_defaults, load_setup, setup_form, size_notice
@@ -24,7 +26,7 @@ from ui.text import escape_markdown
 SHARE_PARAM = "game"
 KINGDOM_SHOWN = "kingdom_shown"  # the widget choosing whose kingdom is drawn
 RESULT_SHOWN_FOR = "result_shown_for"  # what the result on the page was drawn from
-HOW_TO = (
+HOW_TO = N_(
     "**1.** Set up the players and rules. **2.** For each player, upload a photo of the kingdom "
     "taken from above (or tap it in by hand). **3.** Check the marked cells: the result below "
     "updates as you go."
@@ -34,7 +36,7 @@ HOW_TO = (
 def score_page() -> None:
     """Setup, each player's kingdom (photo or by hand), the live result, save and share."""
     init_defaults()
-    st.title("Kingdomino Scorer")
+    _title(_("Kingdomino Scorer"))
     if SHARE_PARAM in st.query_params:
         _shared_game(st.query_params[SHARE_PARAM])
         return
@@ -45,11 +47,11 @@ def score_page() -> None:
 
 
 def _game_in_progress() -> None:
-    st.markdown(HOW_TO)
+    st.markdown(_(HOW_TO))
     before = current_setup()
     if before is not None:  # a new photo may switch the size: read it before the setup is drawn
         read_new_uploads(before)
-    with st.expander("Game setup", expanded=not state.finished_rounds()):
+    with st.expander(_("Game setup"), expanded=not state.finished_rounds()):
         setup = setup_form()
     if setup is None:
         return
@@ -57,19 +59,19 @@ def _game_in_progress() -> None:
 
     finished = state.finished_rounds()
     if setup.dynasty:
-        st.subheader(f"Kingdoms of game {len(finished) + 1} of 3")
+        st.subheader(_("Kingdoms of game {number} of 3", number=len(finished) + 1))
     else:
-        st.subheader("Kingdoms")
+        st.subheader(_("Kingdoms"))
     table_photo(setup)
     _kingdom_section(setup)
 
     st.divider()
-    st.header("Result")
+    st.header(_("Result"))
     game = state.current_game(setup)
     st.session_state[RESULT_SHOWN_FOR] = _result_depends_on(setup)
     if not finished and all(board == blank_board(setup.size) for board in game.rounds[-1]):
         # Nothing to rank yet; this also keeps pandas (the tables) out of the first page load.
-        st.info("The ranking appears here as soon as a kingdom has its first tile.")
+        st.info(_("The ranking appears here as soon as a kingdom has its first tile."))
         warm_up_in_background()
         return
     result = score_game(game)
@@ -106,7 +108,7 @@ def _kingdom_section(setup: GameSetup) -> None:
     if st.session_state.get(KINGDOM_SHOWN) not in slots:
         st.session_state[KINGDOM_SHOWN] = 0
     slot = st.segmented_control(
-        "Whose kingdom",
+        _("Whose kingdom"),
         slots,
         format_func=lambda shown: escape_markdown(setup.players[shown]),
         key=KINGDOM_SHOWN,
@@ -139,15 +141,15 @@ def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]], final
     code = encode_game(game)
     left, right = st.columns(2)
     if not final:
-        left.caption("Save to history once every kingdom is in and checked.")
+        left.caption(_("Save to history once every kingdom is in and checked."))
     elif game.finished:
         saved_code = st.session_state.get("saved_code")
         if saved_code == code:
-            left.success("Saved in the history.")
+            left.success(_("Saved in the history."))
             if st.session_state.get("history_notice"):
-                left.warning(escape_markdown(st.session_state["history_notice"]))
+                left.warning(escape_markdown(say(st.session_state["history_notice"])))
         elif left.button(
-            "Save to history", icon=":material/save:", type="primary", key="save_game"
+            _("Save to history"), icon=":material/save:", type="primary", key="save_game"
         ):
             from vision.annotate import jpeg_bytes
 
@@ -156,7 +158,7 @@ def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]], final
                 history = GameHistory()
                 history.save(game, summary(result), files)
             except HistoryError as err:  # the result stays on the page: only saving failed
-                left.error(escape_markdown(str(err)), icon=":material/error:")
+                left.error(escape_markdown(say(err)), icon=":material/error:")
             else:
                 st.session_state["saved_code"] = code
                 if history.notice:
@@ -164,11 +166,13 @@ def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]], final
                 st.rerun()
     else:
         left.caption(
-            "Save to history once the third game is entered; until then this page keeps the "
-            "games, even through a reload."
+            _(
+                "Save to history once the third game is entered; until then this page keeps the "
+                "games, even through a reload."
+            )
         )
     right.download_button(
-        "Download the results (JSON)",
+        _("Download the results (JSON)"),
         json.dumps(result_to_dict(result), indent=2, ensure_ascii=False),
         icon=":material/download:",
         file_name="kingdomino-results.json",
@@ -178,8 +182,8 @@ def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]], final
     base = st.context.url.split("?")[0] if st.context.url else ""
     # In a popover: a code block is the page's dearest element to draw in the browser (its
     # syntax highlighter), and every phone redraws the result after each change.
-    with st.popover("Share link", icon=":material/share:"):
-        st.caption("Opens this result on any device that can reach this app.")
+    with st.popover(_("Share link"), icon=":material/share:"):
+        st.caption(_("Opens this result on any device that can reach this app."))
         st.code(f"{base}?{SHARE_PARAM}={code}", language=None, wrap_lines=True)
 
 
@@ -189,16 +193,16 @@ def _session_buttons(game: Game, final: bool) -> None:
     if setup.dynasty and len(finished) + 1 < setup.games_to_play:
         number = len(finished) + 1
         st.button(
-            f"Game {number} is over: start game {number + 1}",
+            _("Game {number} is over: start game {next}", number=number, next=number + 1),
             key="next_game",
             on_click=_next_game,
             args=(game,),
             disabled=not final,
-            help=None if final else "Enter and check every kingdom of this game first",
+            help=None if final else _("Enter and check every kingdom of this game first"),
         )
-    with st.popover("Start a new game"):
-        st.write("This clears every kingdom entered on this page (saved games stay in History).")
-        st.button("Yes, clear everything", key="new_game", on_click=_new_game)
+    with st.popover(_("Start a new game")):
+        st.write(_("This clears every kingdom entered on this page (saved games stay in History)."))
+        st.button(_("Yes, clear everything"), key="new_game", on_click=_new_game)
 
 
 def _next_game(game: Game) -> None:
@@ -239,52 +243,60 @@ def _shared_game(code: str) -> None:
     try:
         game = decode_game(code)
     except ShareError as err:
-        text = str(err)
-        st.error(escape_markdown(f"{text[:1].upper()}{text[1:]}."))
-        st.button("Start a game of my own", key="leave_shared", on_click=_leave_shared)
+        st.error(escape_markdown(sentence(err)))
+        st.button(_("Start a game of my own"), key="leave_shared", on_click=_leave_shared)
         return
     players = ", ".join(escape_markdown(name) for name in game.setup.players)
-    st.info(f"A shared game: {players} · {game.setup.rules_text}. This view is read-only.")
+    st.info(
+        _(
+            "A shared game: {players} · {rules}. This view is read-only.",
+            players=players,
+            rules=say(game.setup.rules_text),
+        )
+    )
     show_result(score_game(game), [], key="shared")
     left, right = st.columns(2)
     left.button(
-        "Edit these kingdoms",
+        _("Edit these kingdoms"),
         key="edit_shared",
         on_click=_open_in_editor,
         args=(game,),
-        help="Copies this game into the editor, replacing the kingdoms entered there",
+        help=_("Copies this game into the editor, replacing the kingdoms entered there"),
     )
-    right.button("Start a game of my own", key="leave_shared", on_click=_leave_shared)
+    right.button(_("Start a game of my own"), key="leave_shared", on_click=_leave_shared)
 
 
 def history_page() -> None:
     """Saved games, newest first: open one as it was, or delete it."""
-    st.title("Saved games")
+    _title(_("Saved games"))
     try:
         history = GameHistory()
         saved = history.list()
     except HistoryError as err:
-        st.error(escape_markdown(str(err)), icon=":material/error:")
-        st.caption("Scoring works without the history; only saved games wait for this fix.")
+        st.error(escape_markdown(say(err)), icon=":material/error:")
+        st.caption(_("Scoring works without the history; only saved games wait for this fix."))
         return
     notice = history.notice or st.session_state.pop("history_notice", None)
     if notice:
-        st.warning(escape_markdown(notice), icon=":material/warning:")
+        st.warning(escape_markdown(say(notice)), icon=":material/warning:")
     if st.session_state.get("history_error"):
-        st.error(escape_markdown(st.session_state.pop("history_error")), icon=":material/error:")
+        error = st.session_state.pop("history_error")
+        st.error(escape_markdown(say(error)), icon=":material/error:")
     if not saved:
-        st.info("No saved games yet. Finish a game and press **Save to history**.")
+        st.info(_("No saved games yet. Finish a game and press **Save to history**."))
         return
     for entry in saved:
         with st.container(border=True, key=f"saved_game_{entry.id}"):
             text, open_col, delete_col = st.columns([6, 1, 1], vertical_alignment="center")
-            when = entry.saved_at.astimezone().strftime("%d %b %Y, %H:%M")
-            text.markdown(f"**{when}** · {escape_markdown(entry.summary)}")
-            open_col.button("Open", key=f"open_{entry.id}", on_click=_open_saved, args=(entry.id,))
-            with delete_col.popover("Delete"):  # a delete asks first
-                st.write("Delete this game from the history for good?")
+            when = format_datetime(entry.saved_at.astimezone(), "dd MMM y, HH:mm", locale=current())
+            text.markdown(f"**{when}** · {escape_markdown(_summary(history, entry))}")
+            open_col.button(
+                _("Open"), key=f"open_{entry.id}", on_click=_open_saved, args=(entry.id,)
+            )
+            with delete_col.popover(_("Delete")):  # a delete asks first
+                st.write(_("Delete this game from the history for good?"))
                 st.button(
-                    "Yes, delete it",
+                    _("Yes, delete it"),
                     key=f"delete_{entry.id}",
                     type="primary",
                     on_click=_delete_saved,
@@ -300,19 +312,38 @@ def history_page() -> None:
         st.session_state.pop("history_open", None)
         return
     except HistoryError as err:
-        st.error(escape_markdown(str(err)), icon=":material/error:")
+        st.error(escape_markdown(say(err)), icon=":material/error:")
         return
     st.divider()
-    st.subheader("Saved game")
+    st.subheader(_("Saved game"))
     photos = [_saved_photos(by_player) for by_player in files]
     show_result(score_game(game), photos, key="history")
     if st.button(
-        "Edit these kingdoms",
+        _("Edit these kingdoms"),
         key="edit_saved",
-        help="Copies this game into the editor on the Score page, replacing what is there",
+        help=_("Copies this game into the editor on the Score page, replacing what is there"),
     ):
         _open_in_editor(game)
         st.switch_page(SCORE_PAGE)
+
+
+def _title(title: str) -> None:
+    """The page's title with the language picker beside it (it overrides the browser's)."""
+    left, right = st.columns([4, 1], vertical_alignment="bottom")
+    left.title(title)
+    with right:
+        language_picker()
+    streamlit_words()
+
+
+def _summary(history: GameHistory, entry) -> str:
+    """The saved game's one line, said in the page's language (it is stored in English)."""
+    if current() == "en":
+        return entry.summary  # as stored; scoring every saved game again is for other languages
+    try:
+        return say(summary(score_game(history.load(entry.id))))
+    except (KeyError, HistoryError, ValueError):
+        return entry.summary
 
 
 def _open_saved(game_id: int) -> None:
@@ -336,11 +367,11 @@ def _delete_saved(game_id: int) -> None:
     try:
         GameHistory().delete(game_id)
     except HistoryError as err:  # a callback: the page run that follows shows it
-        st.session_state["history_error"] = str(err)
+        st.session_state["history_error"] = getattr(err, "message", None) or str(err)
         return
     if st.session_state.get("history_open") == game_id:
         st.session_state.pop("history_open")
-    st.toast("Game deleted from the history.")
+    st.toast(_("Game deleted from the history."))
 
 
 # Pages are small scripts (rather than these functions) so that AppTest can switch between them.
@@ -351,8 +382,12 @@ HISTORY_PAGE = "ui/history_page.py"
 def navigation() -> None:
     page = st.navigation(
         [
-            st.Page(SCORE_PAGE, title="Score a game", icon=":material/scoreboard:", default=True),
-            st.Page(HISTORY_PAGE, title="History", icon=":material/history:", url_path="history"),
+            st.Page(
+                SCORE_PAGE, title=_("Score a game"), icon=":material/scoreboard:", default=True
+            ),
+            st.Page(
+                HISTORY_PAGE, title=_("History"), icon=":material/history:", url_path="history"
+            ),
         ]
     )
     # On every page, so that a reload on History loses nothing either.

@@ -14,17 +14,27 @@ import streamlit as st
 
 from games.editing import blank_board
 from games.model import GameSetup
+from scoring.words import msg
 from ui import state
+from ui.language import N_, _, say
+from ui.language import sentence as _sentence
 from ui.text import escape_markdown
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_images"
 PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
+# Stored values (session and draft), the same in every language; ``_source_label`` shows them.
 UPLOAD, CAMERA, HAND = (
     ":material/upload: Photo",
     ":material/photo_camera: Camera",
     ":material/edit: By hand",
 )
-CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+_SOURCE_LABELS = {UPLOAD: N_("Photo"), CAMERA: N_("Camera"), HAND: N_("By hand")}
+CORNER_NAMES = (N_("top-left"), N_("top-right"), N_("bottom-right"), N_("bottom-left"))
+
+
+def _source_label(source: str) -> str:
+    icon = source.split(" ", 1)[0]
+    return f"{icon} {_(_SOURCE_LABELS[source])}"
 
 
 @st.cache_resource(show_spinner="Loading the cell reader…")
@@ -71,15 +81,16 @@ def kingdom_input(slot: int, name: str, setup: GameSetup) -> None:
     # every run, and Streamlit warns when a widget has both.
     st.session_state.setdefault(f"source_{slot}", UPLOAD)
     mode = st.segmented_control(
-        f"How to enter {escape_markdown(name)}'s kingdom",
+        _("How to enter {player}'s kingdom", player=escape_markdown(name)),
         [UPLOAD, CAMERA, HAND],
+        format_func=_source_label,
         key=f"source_{slot}",
         required=True,  # tapping the chosen option again must not hide the uploader
     )
     new_photo: tuple[str, bytes] | None = None  # (name, file contents) to read in this run
     if mode == UPLOAD:
         upload = st.file_uploader(
-            f"Photo of {escape_markdown(name)}'s kingdom, taken from above",
+            _("Photo of {player}'s kingdom, taken from above", player=escape_markdown(name)),
             type=PHOTO_TYPES,
             key=f"upload_{slot}",
         )
@@ -87,43 +98,58 @@ def kingdom_input(slot: int, name: str, setup: GameSetup) -> None:
         # (another tab was open), and a sample never was in it, yet the photo is still there.
         read_from = st.empty()
         st.caption(
-            ":material/smartphone: On a phone, this button can open the phone's own camera: "
-            "take the photo straight from above, the whole kingdom in view."
+            ":material/smartphone: "
+            + _(
+                "On a phone, this button can open the phone's own camera: take the photo "
+                "straight from above, the whole kingdom in view."
+            )
         )
         new_photo = _new_file(upload, slot)
         samples = sample_photos()
         if samples:
             left, right = st.columns([3, 2], vertical_alignment="bottom")
             sample = left.selectbox(
-                "No photo at hand? Try a sample",
+                _("No photo at hand? Try a sample"),
                 samples,
                 format_func=lambda p: p.name,
                 key=f"sample_{slot}",
             )
-            if right.button("Try this sample", key=f"try_sample_{slot}") and sample is not None:
+            tried = right.button(_("Try this sample"), key=f"try_sample_{slot}")
+            if tried and sample is not None:
                 new_photo = (sample.name, sample.read_bytes())
         kept = state.photo(slot)
         shown = new_photo[0] if new_photo is not None else kept.name if kept else None
         if upload is None and shown is not None:
             read_from.caption(
-                f":material/photo: Read from {escape_markdown(shown)}; upload another photo to "
-                "replace it."
+                ":material/photo: "
+                + _(
+                    "Read from {file}; upload another photo to replace it.",
+                    file=escape_markdown(shown),
+                )
             )
     elif mode == CAMERA:
-        shot = st.camera_input(f"Photo of {escape_markdown(name)}'s kingdom", key=f"camera_{slot}")
-        st.caption(
-            "The in-page camera needs this computer (localhost) or an HTTPS address; on a phone, "
-            "Upload opens the phone's camera at full resolution instead."
+        shot = st.camera_input(
+            _("Photo of {player}'s kingdom", player=escape_markdown(name)), key=f"camera_{slot}"
         )
-        new_photo = _new_file(shot, slot, "camera photo")
+        st.caption(
+            _(
+                "The in-page camera needs this computer (localhost) or an HTTPS address; on a "
+                "phone, Upload opens the phone's camera at full resolution instead."
+            )
+        )
+        new_photo = _new_file(shot, slot, _("camera photo"))
 
     if new_photo is not None:
         st.session_state[_source_key(slot)] = mode
         read_photo(slot, setup, name, *new_photo)
     elif state.needs_reading(slot, size):
         current = state.photo(slot)
-        words = f"{escape_markdown(name)}'s kingdom from {escape_markdown(current.name)}"
-        with st.status(f"Reading {words} again…") as status:
+        words = _(
+            "Reading {player}'s kingdom from {file} again…",
+            player=escape_markdown(name),
+            file=escape_markdown(current.name),
+        )
+        with st.status(words) as status:
             _read_slot_photo(slot, setup, name, status)
     if mode != HAND:
         _show_reading(slot, size, mode)
@@ -195,7 +221,11 @@ def read_photo(
     from vision.load_image import load_image
 
     with st.status(
-        f"Reading {escape_markdown(player)}'s kingdom from {escape_markdown(photo_name)}…"
+        _(
+            "Reading {player}'s kingdom from {file}…",
+            player=escape_markdown(player),
+            file=escape_markdown(photo_name),
+        )
     ) as status:
         photo_id = secrets.token_hex(6)
         try:
@@ -206,7 +236,7 @@ def read_photo(
                 photo_name, None, None, None, error=str(err), photo_id=photo_id
             )
             state.set_reading(slot, setup.size, failed)
-            status.update(label="Could not read the photo", state="error")
+            status.update(label=_("Could not read the photo"), state="error")
             return
         state.set_photo(slot, state.SlotPhoto(photo_id, photo_name, image))
         _read_slot_photo(slot, setup, player, status, rerun_on_switch)
@@ -227,13 +257,19 @@ def _read_slot_photo(
         if isinstance(err, ValueError):
             message = str(err)
         else:
-            message = f"something unexpected went wrong ({type(err).__name__}: {err})"
-        status.update(label="Could not read the photo", state="error")
+            message = msg(
+                "something unexpected went wrong ({error})", error=f"{type(err).__name__}: {err}"
+            )
+        status.update(label=_("Could not read the photo"), state="error")
         _failed(slot, setup.size, current, message)
         return
     switched = place_reading(slot, setup, player, current, reading)
     status.update(
-        label=f"Read {escape_markdown(player)}'s kingdom from {escape_markdown(current.name)}",
+        label=_(
+            "Read {player}'s kingdom from {file}",
+            player=escape_markdown(player),
+            file=escape_markdown(current.name),
+        ),
         state="complete",
     )
     if switched and rerun_on_switch:
@@ -255,24 +291,30 @@ def place_reading(
         _accept(slot, size, current, reading)
     elif reading.size == 7 and size_can_follow(setup):
         _accept(slot, 7, current, reading)
-        request_size_switch(7, f"{escape_markdown(player)}'s photo shows a 7×7 kingdom")
+        request_size_switch(7, {"player": player})
         return True
     elif reading.size == 7:
         if len(setup.players) != 2:
-            why = (
-                f"it shows a 7×7 kingdom, but Mighty Duel (7×7) is for two players and this game "
-                f"has {len(setup.players)}"
+            why = msg(
+                "it shows a 7×7 kingdom, but Mighty Duel (7×7) is for two players and this game "
+                "has {n}; if the kingdom is 5×5, tap its four corners below",
+                n=len(setup.players),
             )
         else:
-            why = "it shows a 7×7 kingdom, but this game is played 5×5"
-        _failed(slot, size, current, f"{why}; if the kingdom is 5×5, tap its four corners below")
+            why = msg(
+                "it shows a 7×7 kingdom, but this game is played 5×5; if the kingdom is 5×5, "
+                "tap its four corners below"
+            )
+        _failed(slot, size, current, why)
     else:
         _failed(
             slot,
             size,
             current,
-            "it shows a 5×5 kingdom, but this game is 7×7 Mighty Duel; choose 5×5 in the game "
-            "setup, or tap the 7×7 kingdom's four corners below",
+            msg(
+                "it shows a 5×5 kingdom, but this game is 7×7 Mighty Duel; choose 5×5 in the game "
+                "setup, or tap the 7×7 kingdom's four corners below"
+            ),
         )
     return False
 
@@ -294,7 +336,7 @@ def size_can_follow(setup: GameSetup) -> bool:
     )
 
 
-def request_size_switch(size: int, why: str) -> None:
+def request_size_switch(size: int, why: dict) -> None:
     """Ask the setup (drawn at the top of the next run) to switch the game to ``size``."""
     st.session_state["switch_size_to"] = size
     st.session_state["size_notice"] = why
@@ -373,8 +415,8 @@ def decode_with_the_others(size: int) -> None:
 def error_message(reading: state.PhotoReading) -> str:
     """``Could not read x.jpg: why; what to do.`` (the reason already carries one piece of
     advice, so none is added)."""
-    reason = reading.error.rstrip(".")
-    return f"Could not read {reading.name}: {reason}."
+    reason = say(reading.error).rstrip(".")
+    return _("Could not read {file}: {reason}.", file=reading.name, reason=reason)
 
 
 def _show_reading(slot: int, size: int, mode: str) -> None:
@@ -393,7 +435,7 @@ def _show_reading(slot: int, size: int, mode: str) -> None:
     # Drawn only while open (a tap reruns the page): its pictures would otherwise be encoded by
     # the server and decoded by the phone on every run, mostly unseen.
     saw = st.expander(
-        f"What the app saw in {escape_markdown(reading.name)}",
+        _("What the app saw in {file}", file=escape_markdown(reading.name)),
         key=f"saw_{size}_{slot}",
         on_change="rerun",
     )
@@ -401,25 +443,24 @@ def _show_reading(slot: int, size: int, mode: str) -> None:
         with saw:
             _what_the_app_saw(reading)
     # Outside the expander: its content is redrawn on every tap, and it should stay in view.
-    if st.toggle("The grid is wrong: let me tap the corners", key=f"fix_grid_{size}_{slot}"):
+    if st.toggle(_("The grid is wrong: let me tap the corners"), key=f"fix_grid_{size}_{slot}"):
         _corner_fallback(slot, size, reading)
 
 
 def _what_the_app_saw(reading: state.PhotoReading) -> None:
     if reading.overlay is not None:
         found, straight = st.columns(2)
-        found.image(reading.overlay, channels="BGR", caption="The grid found in the photo")
-        straight.image(reading.straightened, channels="BGR", caption="Straightened")
+        found.image(reading.overlay, channels="BGR", caption=_("The grid found in the photo"))
+        straight.image(reading.straightened, channels="BGR", caption=_("Straightened"))
     else:  # the photo was the kingdom already: one picture, not an empty column beside it
-        st.image(reading.straightened, channels="BGR", caption="The kingdom as read")
+        st.image(reading.straightened, channels="BGR", caption=_("The kingdom as read"))
     if reading.decoding:
-        st.caption(reading.decoding)
+        st.caption(say(reading.decoding))
 
 
 def sentence(text: str) -> str:
     """A message from the pipeline as a sentence: capital first letter, full stop at the end."""
-    text = text.strip().rstrip(".")
-    return f"{text[:1].upper()}{text[1:]}."
+    return _sentence(text)
 
 
 def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
@@ -432,8 +473,12 @@ def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
     taps = reading.corners
     if len(taps) < 4:
         st.info(
-            f"Tap the kingdom's {CORNER_NAMES[len(taps)]} corner on the photo "
-            f"({len(taps) + 1} of 4: top-left, top-right, bottom-right, bottom-left)."
+            _(
+                "Tap the kingdom's {corner} corner on the photo ({number} of 4: top-left, "
+                "top-right, bottom-right, bottom-left).",
+                corner=_(CORNER_NAMES[len(taps)]),
+                number=len(taps) + 1,
+            )
         )
     height, width = photo.shape[:2]
     tap = streamlit_image_coordinates(
@@ -448,19 +493,22 @@ def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
         taps.append((tap["x"] * width / tap["width"], tap["y"] * height / tap["height"]))
         st.rerun()
     left, right = st.columns(2)
-    if left.button("Start the corners again", key=f"corners_reset_{size}_{slot}"):
+    if left.button(_("Start the corners again"), key=f"corners_reset_{size}_{slot}"):
         taps.clear()
         st.rerun()
     if len(taps) == 4 and right.button(
-        "Read again from these corners", type="primary", key=f"corners_read_{size}_{slot}"
+        _("Read again from these corners"), type="primary", key=f"corners_read_{size}_{slot}"
     ):
-        with st.spinner("Reading the kingdom inside your corners…"):
+        with st.spinner(_("Reading the kingdom inside your corners…")):
             try:
                 new = _photo_reader()(photo, size=size, corners=list(taps))
             except ValueError as err:
-                reason = escape_markdown(str(err).split(";")[0].rstrip("."))
+                reason = escape_markdown(say(err).split(";")[0].rstrip("."))
                 st.error(
-                    f"Still could not read it: {reason}. Check the four corners and read again."
+                    _(
+                        "Still could not read it: {reason}. Check the four corners and read again.",
+                        reason=reason,
+                    )
                 )
                 return
         current = state.SlotPhoto(reading.photo_id, reading.name, photo)

@@ -12,14 +12,16 @@ import numpy as np
 import streamlit as st
 
 from games.results import GameResult, RoundResult, provisional_reason
+from scoring.board import terrain_name
 from scoring.ranking import Ranking
 from scoring.score import Score
+from ui.language import _, ngettext, say, tr
 from ui.text import escape_markdown
 
 
 def ordinal(place: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
-    return f"{place}{suffix}"
+    """A place in the ranking as the language writes it: 1st, 1., 1º."""
+    return (_("1st"), _("2nd"), _("3rd"), _("4th"))[place - 1]
 
 
 def show_result(
@@ -37,44 +39,45 @@ def show_result(
     rounds = result.rounds
     reason = provisional_reason(result, to_check)
     if reason is not None:
-        st.warning(escape_markdown(reason), icon=":material/pending:")
+        st.warning(escape_markdown(say(reason)), icon=":material/pending:")
 
     def photos_of(number: int) -> Mapping[str, np.ndarray]:
         return photos[number - 1] if number <= len(photos) else {}
 
     if result.dynasty is not None:
         _show_dynasty(result, final=reason is None)
-        st.subheader(f"Game {len(rounds)} of 3")
+        st.subheader(_("Game {number} of 3", number=len(rounds)))
     _show_round(rounds[-1], photos_of(len(rounds)), f"{key}_game{len(rounds)}", reason is None)
     for number in range(len(rounds) - 1, 0, -1):
-        with st.expander(f"Game {number} of 3"):
+        with st.expander(_("Game {number} of 3", number=number)):
             _show_round(rounds[number - 1], photos_of(number), f"{key}_game{number}", True)
 
 
 def _names(names) -> str:
     """Player names joined with 'and', each escaped for Markdown."""
-    return " and ".join(escape_markdown(name) for name in names)
+    return tr().and_list([escape_markdown(name) for name in names])
 
 
-def show_ranking(ranking: Ranking, total_label: str = "Total", final: bool = True) -> None:
+def show_ranking(ranking: Ranking, total_label: str | None = None, final: bool = True) -> None:
     """The standings; places and tie-break sentences only when ``final`` (a provisional result
     must not hand out places a correction could still change)."""
+    total_label = total_label or _("Total")
     rows = [
         {
-            **({"Place": ordinal(s.place)} if final else {}),
-            "Player": escape_markdown(s.name),
+            **({_("Place"): ordinal(s.place)} if final else {}),
+            _("Player"): escape_markdown(s.name),
             total_label: s.total,
-            "Largest region": s.largest_region,
-            "Crowns": s.crowns,
+            _("Largest region"): s.largest_region,
+            _("Crowns"): s.crowns,
         }
         for s in ranking.standings
     ]
     st.table(rows, hide_index=True)
     if not final:
-        st.caption("Places and tie-breaks are given once every kingdom is in and checked.")
+        st.caption(_("Places and tie-breaks are given once every kingdom is in and checked."))
         return
     for sentence in ranking.explanations:
-        st.info(escape_markdown(sentence), icon=":material/balance:")
+        st.info(escape_markdown(say(sentence)), icon=":material/balance:")
 
 
 def _show_dynasty(result: GameResult, final: bool) -> None:
@@ -83,17 +86,21 @@ def _show_dynasty(result: GameResult, final: bool) -> None:
     played = dynasty.games_played
     if played == 0:
         return  # no game has all its kingdoms yet: nothing to add up
-    st.subheader(f"Dynasty standings after game {played} of 3")
+    st.subheader(_("Dynasty standings after game {number} of 3", number=played))
     if played == 3 and final:
         winners = dynasty.overall.winners
         if len(winners) == 1:
             st.success(
-                f"{escape_markdown(winners[0])} wins the Dynasty!", icon=":material/emoji_events:"
+                _("{player} wins the Dynasty!", player=escape_markdown(winners[0])),
+                icon=":material/emoji_events:",
             )
         else:
-            st.success(f"{_names(winners)} share the Dynasty!", icon=":material/emoji_events:")
+            st.success(
+                _("{players} share the Dynasty!", players=_names(winners)),
+                icon=":material/emoji_events:",
+            )
     # Standings after the games already over are settled; after the last, only once it is checked.
-    show_ranking(dynasty.overall, total_label="Total of the games", final=played < 3 or final)
+    show_ranking(dynasty.overall, total_label=_("Total of the games"), final=played < 3 or final)
 
 
 def _show_round(
@@ -102,23 +109,25 @@ def _show_round(
     """One game: the winner (only when ``final``), the ranking of the entered kingdoms, each
     kingdom's breakdown and the points by terrain."""
     if not game.scores:
-        st.caption("No kingdom of this game is entered yet.")
+        st.caption(_("No kingdom of this game is entered yet."))
         return
     if game.ranking is not None:
         winners = game.ranking.winners
         if not final:
-            st.markdown("### Standing so far")
+            st.markdown("### " + _("Standing so far"))
         elif len(winners) == 1:
-            st.markdown(f"### :material/emoji_events: {escape_markdown(winners[0])} wins this game")
+            won = _("{player} wins this game", player=escape_markdown(winners[0]))
+            st.markdown(f"### :material/emoji_events: {won}")
         else:
-            st.markdown(f"### :material/emoji_events: {_names(winners)} share first place")
+            shared = _("{players} share first place", players=_names(winners))
+            st.markdown(f"### :material/emoji_events: {shared}")
         show_ranking(game.ranking, final=final)
     _tile_set_warnings(game.warnings)
     tabs = st.tabs([escape_markdown(name) for name in game.scores])
     for index, (tab, (name, score)) in enumerate(zip(tabs, game.scores.items(), strict=True)):
         with tab:
             _show_kingdom(name, score, images.get(name), f"{key}_{index}")
-    st.markdown("**Points by terrain**")
+    st.markdown("**" + _("Points by terrain") + "**")
     # A table, not a chart: the exact numbers side by side, and no charting library for a phone
     # to load and draw after every photo (ten phones at once share this server's two cores).
     st.table(points_by_terrain(game.scores), hide_index=True)
@@ -127,13 +136,17 @@ def _show_round(
 def points_by_terrain(scores: Mapping[str, Score]) -> list[dict[str, str | int]]:
     """One row per player: the points each land terrain's regions made."""
     return [
-        {"Player": escape_markdown(name)}
+        {_("Player"): escape_markdown(name)}
         | {
-            terrain.value.capitalize(): points
+            _capitalised(say(terrain_name(terrain))): points
             for terrain, points in score.points_by_terrain().items()
         }
         for name, score in scores.items()
     ]
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _tile_set_warnings(warnings: Sequence[str]) -> None:
@@ -142,12 +155,15 @@ def _tile_set_warnings(warnings: Sequence[str]) -> None:
     if not warnings:
         return
     count = len(warnings)
-    with st.expander(
-        f"{count} tile-set warning{'' if count == 1 else 's'}: dominoes the real set does not have",
-        icon=":material/extension:",
-    ):
+    label = ngettext(
+        "{n} tile-set warning: dominoes the real set does not have",
+        "{n} tile-set warnings: dominoes the real set does not have",
+        count,
+        n=count,
+    )
+    with st.expander(label, icon=":material/extension:"):
         for warning in warnings:
-            st.warning(escape_markdown(warning), icon=":material/extension:")
+            st.warning(escape_markdown(say(warning)), icon=":material/extension:")
 
 
 # The pictures are the slow part of a result; a rerun for another kingdom's tap finds the
@@ -173,32 +189,41 @@ def _annotated_png(score: Score, photo: np.ndarray | None) -> bytes:
     return png_bytes(_annotated(score, photo))
 
 
+def bonus_name(name: str) -> str:
+    """A bonus as the players' rulebook names it ("Zamek centralny", "Hài hòa")."""
+    return {"Middle Kingdom": _("Middle Kingdom"), "Harmony": _("Harmony")}.get(name, name)
+
+
 def _show_kingdom(name: str, score: Score, photo: np.ndarray | None, key: str) -> None:
     left, right = st.columns([1, 1])
-    caption = f"{escape_markdown(name)}'s regions and their points"
+    caption = _("{player}'s regions and their points", player=escape_markdown(name))
     left.image(_annotated_jpeg(score, photo), caption=caption, output_format="JPEG")
     with right:
-        st.metric(f"{escape_markdown(name)}'s total", score.total)
+        st.metric(_("{player}'s total", player=escape_markdown(name)), score.total)
         rows = [
             {
-                "Terrain": region.terrain.value,
-                "Cells": region.size,
-                "Crowns": region.crowns,
-                "Points": region.points,
+                _("Terrain"): say(terrain_name(region.terrain)),
+                _("Cells"): region.size,
+                _("Crowns"): region.crowns,
+                _("Points"): region.points,
             }
             for region in score.regions
         ]
         if rows:
             st.table(rows, hide_index=True)
         else:
-            st.caption("No land tiles yet: only the castle.")
-        st.markdown(f"Regions: **{score.base}** points")
+            st.caption(_("No land tiles yet: only the castle."))
+        st.markdown(
+            ngettext("Regions: **{n}** point", "Regions: **{n}** points", score.base, n=score.base)
+        )
         for bonus in (score.middle_kingdom, score.harmony):
-            st.markdown(f"{bonus.name}: **+{bonus.points}** — {bonus.reason}")
+            title = bonus_name(bonus.name)
+            reason = say(bonus.reason)
+            st.markdown(f"{title}: **+{bonus.points}** — {reason}")
         for warning in score.warnings:
-            st.warning(escape_markdown(warning), icon=":material/extension:")
+            st.warning(escape_markdown(say(warning)), icon=":material/extension:")
         st.download_button(
-            "Download this picture (PNG)",
+            _("Download this picture (PNG)"),
             partial(_annotated_png, score, photo),  # encoded on a tap, not on every run
             file_name=f"kingdom-{name}.png",
             mime="image/png",

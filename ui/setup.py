@@ -7,21 +7,29 @@ import streamlit as st
 from games.model import MAX_PLAYERS, MIN_PLAYERS, GameError, GameSetup
 from scoring.score import Rules
 from ui import state
+from ui.language import CHOSEN, _, sentence
 from ui.text import escape_markdown
 
+# Stored values (in the session and the draft): the same in every language; shown translated.
 CLASSIC, DUEL = "5×5 classic", "7×7 Mighty Duel (2 players)"
 DEFAULTS = {
+    CHOSEN: "",  # the page's language: "" follows the browser (ui.language)
     "setup_count": 2,
     "setup_size": CLASSIC,
     "setup_middle_kingdom": True,
     "setup_harmony": True,
     "setup_dynasty": False,
-    **{f"setup_name_{slot}": f"Player {slot + 1}" for slot in range(MAX_PLAYERS)},
 }
 
 
+def defaults() -> dict[str, object]:
+    """The setup a new page starts with; the players' names in the page's language."""
+    names = {f"setup_name_{slot}": _("Player {number}", number=slot + 1) for slot in range(4)}
+    return DEFAULTS | names
+
+
 def init_defaults() -> None:
-    for key, value in DEFAULTS.items():
+    for key, value in defaults().items():
         st.session_state.setdefault(key, value)
 
 
@@ -62,11 +70,21 @@ def size_notice() -> None:
         return
     with st.container(border=True, key="size_notice"):
         st.info(
-            f"{notice}, so this game is now 7×7 Mighty Duel; every photo is read again at that "
-            "size (boards entered at 5×5 are kept for a switch back).",
+            _(
+                "{notice}, so this game is now 7×7 Mighty Duel; every photo is read again at "
+                "that size (boards entered at 5×5 are kept for a switch back).",
+                notice=_size_notice_text(notice),
+            ),
             icon=":material/aspect_ratio:",
         )
-        st.button("Undo: back to 5×5", key="undo_size", on_click=undo_size_switch)
+        st.button(_("Undo: back to 5×5"), key="undo_size", on_click=undo_size_switch)
+
+
+def _size_notice_text(notice: object) -> str:
+    """The size notice is kept (in the draft too) as the player's name, or as old English text."""
+    if isinstance(notice, dict) and "player" in notice:
+        return _("{player}'s photo shows a 7×7 kingdom", player=escape_markdown(notice["player"]))
+    return str(notice)
 
 
 def current_setup() -> GameSetup | None:
@@ -89,9 +107,11 @@ def setup_form() -> GameSetup | None:
     apply_size_switch()
     locked = bool(state.finished_rounds())
     if locked:
-        st.caption("The Dynasty is under way: start a new game below to change players or rules.")
+        st.caption(
+            _("The Dynasty is under way: start a new game below to change players or rules.")
+        )
     count = st.segmented_control(
-        "Players",
+        _("Players"),
         list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
         key="setup_count",
         disabled=locked,
@@ -101,44 +121,54 @@ def setup_form() -> GameSetup | None:
     columns = st.columns(MAX_PLAYERS)
     for slot in range(count):
         columns[slot].text_input(
-            f"Player {slot + 1}", key=f"setup_name_{slot}", max_chars=30, disabled=locked
+            _("Player {number}", number=slot + 1),
+            key=f"setup_name_{slot}",
+            max_chars=30,
+            disabled=locked,
         )
     duel_allowed = count == 2
     if not duel_allowed and st.session_state.get("setup_size") == DUEL:
         st.session_state["setup_size"] = CLASSIC  # before the widget: 7×7 is for two
     size = st.radio(
-        "Kingdom size",
+        _("Kingdom size"),
         [CLASSIC, DUEL],
+        format_func=lambda choice: (
+            _("5×5 classic") if choice == CLASSIC else _("7×7 Mighty Duel (2 players)")
+        ),
         key="setup_size",
         horizontal=True,
         disabled=locked or not duel_allowed,
         on_change=_size_chosen_by_hand,
     )
     if not duel_allowed:
-        st.caption(f"7×7 Mighty Duel is for two players; with {count}, the kingdoms are 5×5.")
+        st.caption(
+            _("7×7 Mighty Duel is for two players; with {n}, the kingdoms are 5×5.", n=count)
+        )
     left, middle, right = st.columns(3)
     middle_kingdom = left.toggle(
-        "Middle Kingdom",
+        _("Middle Kingdom"),
         key="setup_middle_kingdom",
-        help="+10 points when the castle is in the centre of the kingdom",
+        help=_("+10 points when the castle is in the centre of the kingdom"),
         disabled=locked,
     )
     harmony = middle.toggle(
-        "Harmony",
+        _("Harmony"),
         key="setup_harmony",
-        help="+5 points when the kingdom is complete (no discarded domino)",
+        help=_("+5 points when the kingdom is complete (no discarded domino)"),
         disabled=locked,
     )
     dynasty = right.toggle(
-        "Dynasty (3 games)",
+        _("Dynasty (3 games)"),
         key="setup_dynasty",
-        help="Three games in a row; the totals are added up",
+        help=_("Three games in a row; the totals are added up"),
         disabled=locked,
     )
     names = [st.session_state[f"setup_name_{slot}"] for slot in range(count)]
     unnamed = [slot + 1 for slot, name in enumerate(names) if not str(name).strip()]
     if unnamed:
-        st.error(f"Player {unnamed[0]} has no name yet: type one in the box above.")
+        st.error(
+            _("Player {number} has no name yet: type one in the box above.", number=unnamed[0])
+        )
         return None
     try:
         return GameSetup(
@@ -148,6 +178,5 @@ def setup_form() -> GameSetup | None:
             dynasty=dynasty,
         )
     except GameError as err:
-        text = str(err).rstrip(".")
-        st.error(escape_markdown(f"{text[:1].upper()}{text[1:]}."))  # it says what to change
+        st.error(escape_markdown(sentence(err)))  # it says what to change
         return None

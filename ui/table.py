@@ -15,10 +15,11 @@ import streamlit as st
 
 from games.model import GameSetup
 from ui import state
+from ui.language import N_, _, say
 from ui.photo import PHOTO_TYPES, place_reading, sentence
 from ui.text import escape_markdown
 
-NOBODY = "nobody (not in this game)"
+NOBODY = N_("nobody (not in this game)")  # a stored choice; shown as ``_(NOBODY)``
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,9 @@ class TablePhoto:
 def table_photo(setup: GameSetup) -> None:
     """The "One photo of the whole table" section, above the players' tabs."""
     found: TablePhoto | None = st.session_state.get("table_photo")
-    with st.expander("One photo of the whole table", expanded=found is not None):
+    with st.expander(_("One photo of the whole table"), expanded=found is not None):
         upload = st.file_uploader(
-            "Photo of the whole table from above, every kingdom in view",
+            _("Photo of the whole table from above, every kingdom in view"),
             type=PHOTO_TYPES,
             key="table_upload",
         )
@@ -48,7 +49,9 @@ def table_photo(setup: GameSetup) -> None:
             found = _read_table(upload.name, upload.getvalue())
             st.session_state["table_photo"] = found
         if found is None:
-            st.caption("Every kingdom in the photo is read and numbered; then say whose is which.")
+            st.caption(
+                _("Every kingdom in the photo is read and numbered; then say whose is which.")
+            )
             return
         _show_table(found, setup)
 
@@ -58,15 +61,15 @@ def _read_table(name: str, data: bytes) -> TablePhoto:
     from vision.pipeline import read_table
 
     table_id = secrets.token_hex(6)
-    with st.status(f"Reading every kingdom in {escape_markdown(name)}…") as status:
+    with st.status(_("Reading every kingdom in {file}…", file=escape_markdown(name))) as status:
         image = None
         try:
             image = load_image(data)
             reading = read_table(image)
         except ValueError as err:  # vision says what went wrong and what to do
-            status.update(label="Could not read the table", state="error")
+            status.update(label=_("Could not read the table"), state="error")
             return TablePhoto(table_id, name, image, error=str(err))
-        status.update(label=f"Read {len(reading.kingdoms)} kingdoms", state="complete")
+        status.update(label=_("Read {n} kingdoms", n=len(reading.kingdoms)), state="complete")
     return TablePhoto(
         table_id,
         name,
@@ -81,7 +84,10 @@ def _show_table(found: TablePhoto, setup: GameSetup) -> None:
     from vision.table_preview import number_kingdoms
 
     if found.error is not None:
-        st.error(escape_markdown(f"Could not read {found.name}: {found.error.rstrip('.')}."))
+        reason = say(found.error).rstrip(".")
+        st.error(
+            escape_markdown(_("Could not read {file}: {reason}.", file=found.name, reason=reason))
+        )
         return
     for message in (*found.cut_off, *found.warnings):
         st.warning(escape_markdown(sentence(message)))
@@ -89,7 +95,7 @@ def _show_table(found: TablePhoto, setup: GameSetup) -> None:
     st.image(
         number_kingdoms(found.image, corners),
         channels="BGR",
-        caption=f"{len(found.kingdoms)} kingdoms found, numbered left to right",
+        caption=_("{n} kingdoms found, numbered left to right", n=len(found.kingdoms)),
     )
     choices = [NOBODY, *setup.players]
     columns = st.columns(min(4, max(1, len(found.kingdoms))))
@@ -100,20 +106,23 @@ def _show_table(found: TablePhoto, setup: GameSetup) -> None:
         if st.session_state[key] not in choices:  # a player renamed or removed since
             st.session_state[key] = default
         columns[index % len(columns)].selectbox(
-            f"Kingdom {index + 1} is", choices, key=key, format_func=escape_markdown
+            _("Kingdom {number} is", number=index + 1),
+            choices,
+            key=key,
+            format_func=lambda choice: _(NOBODY) if choice == NOBODY else escape_markdown(choice),
         )
     owners = [st.session_state[f"table_owner_{found.id}_{i}"] for i in range(len(found.kingdoms))]
     taken = [name for name in owners if name != NOBODY]
     if len(taken) != len(set(taken)):
-        st.error("Two kingdoms have the same player; give each player one kingdom.")
+        st.error(_("Two kingdoms have the same player; give each player one kingdom."))
         return
     st.button(
-        "Put these kingdoms in the players' tabs",
+        _("Put these kingdoms in the players' tabs"),
         key="table_assign",
         type="primary",
         on_click=_assign,
         args=(found, setup, owners),
-        help="Each player's kingdom replaces the one in their tab (undo is offered there)",
+        help=_("Each player's kingdom replaces the one in their tab (undo is offered there)"),
     )
 
 
@@ -125,10 +134,10 @@ def _assign(found: TablePhoto, setup: GameSetup, owners: list[str]) -> None:
         slot = setup.players.index(owner)
         photo = state.SlotPhoto(
             id=f"{found.id}-{number}",
-            name=f"{found.name} (kingdom {number})",
+            name=_("{file} (kingdom {number})", file=found.name, number=number),
             image=found.image,
             corners=tuple(tuple(float(v) for v in point) for point in kingdom.location.corners),
         )
         state.set_photo(slot, photo)
         place_reading(slot, setup, owner, photo, kingdom)
-    st.toast("The kingdoms are in the players' tabs: check the framed cells there.")
+    st.toast(_("The kingdoms are in the players' tabs: check the framed cells there."))

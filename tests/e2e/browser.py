@@ -16,4 +16,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # The app follows the browser's language: English unless a test asks for another (a context's
+    # own ``locale``), whatever this machine's locale is.
+    "--lang=en-US",
 ]

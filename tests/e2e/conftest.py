@@ -131,9 +131,15 @@ def browser() -> Iterator:
 
 
 # The two screens every issue-10 test runs on: a desktop window and a 390×844 phone.
+# The app follows the browser's language: these speak English, as the tests read it.
 DEVICES = {
-    "desktop": {"viewport": {"width": 1000, "height": 1400}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": {"width": 1000, "height": 1400}, "locale": "en-US"},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "is_mobile": True,
+        "has_touch": True,
+        "locale": "en-US",
+    },
 }
 
 
@@ -164,7 +170,7 @@ def blurred_photo(tmp_path):
 @pytest.fixture
 def page(browser, app_server):
     """A fresh browser session (its own Streamlit session) on the app's first page, loaded."""
-    context = browser.new_context(viewport={"width": 1000, "height": 1400})
+    context = browser.new_context(viewport={"width": 1000, "height": 1400}, locale="en-US")
     context.set_default_timeout(10_000)
     page = context.new_page()
     open_app(page, app_server.url)
@@ -172,11 +178,10 @@ def page(browser, app_server):
     context.close()
 
 
-def open_app(page, url: str) -> None:
+def open_app(page, url: str, title: str = "Kingdomino Scorer") -> None:
+    """Open the app and wait for its title (``title``: as the page's language says it)."""
     page.goto(url)
-    playwright_sync.expect(page.get_by_role("heading", name="Kingdomino Scorer")).to_be_visible(
-        timeout=20_000
-    )
+    playwright_sync.expect(page.get_by_role("heading", name=title)).to_be_visible(timeout=20_000)
 
 
 def screenshot(page, name: str, top=None) -> None:
