@@ -47,7 +47,7 @@ import numpy as np
 
 from scoring.board import Cell, Terrain
 from scoring.tileset import kinds_in_set, squares_in_set
-from scoring.words import and_list, count, where
+from scoring.words import and_list, where
 from vision.labels import CROWN_CLASSES, TERRAINS
 
 # Halves more than this many nats (a factor of about 1,100) below the cell's best half are not
@@ -448,8 +448,10 @@ def _with_holes_kept(kept: Decoded, filling: Decoded, filled: np.ndarray) -> Dec
         for r, c in zip(*np.nonzero(filled), strict=True)
     ]
     others = [where(r, c) for r, c in zip(*np.nonzero(partners & ~filled), strict=True)]
+    n_filled = int(filled.sum())
     note = (
-        f"{kept.note} The table shows through {count(int(filled.sum()), 'cell')} read as a"
+        f"{kept.note} The table shows through {n_filled} {'cell' if n_filled == 1 else 'cells'}"
+        " read as a"
         f" hole that a complete domino would need as a tile ({and_list(wanted)}): kept as"
         f" {'a hole' if filled.sum() == 1 else 'holes'}; check"
         f" {and_list(['it' if filled.sum() == 1 else 'them', *others])}."
