@@ -1,6 +1,7 @@
 """How long ``kingdomino score --json PHOTO`` takes, as a ratio to merely decoding the photo.
 
     python -m lab.benchmark_photo                      # game1.jpg upscaled to 12 MP
+    python -m lab.benchmark_photo --megapixels 9       # ... to 9 MP
     python -m lab.benchmark_photo --photo my.jpg --pairs 9
     python -m lab.benchmark_photo --kingdoms all --photo table.jpg
 
@@ -29,14 +30,17 @@ from lab.data import shared_dir
 DECODE_ONLY = "import sys, numpy, cv2; assert cv2.imread(sys.argv[1]) is not None"
 
 
-def phone_photo(out: Path, source: Path | None = None) -> Path:
-    """A 3024×4032 (12 MP) JPEG made from ``source`` (default: the shared game1.jpg)."""
+def phone_photo(out: Path, source: Path | None = None, megapixels: float = 12.0) -> Path:
+    """A 3:4 JPEG of ``megapixels`` (3024×4032 at 12 MP) made from ``source`` (default: the
+    shared game1.jpg), so that a figure names a photo anyone can make again."""
     source = source or shared_dir() / "datasets" / "photos" / "game1.jpg"
     image = cv2.imread(str(source))
     if image is None:
         raise SystemExit(f"cannot read {source}")
     portrait = image.shape[0] >= image.shape[1]
-    size = (3024, 4032) if portrait else (4032, 3024)
+    short = int(round((megapixels * 1e6 * 3 / 4) ** 0.5))
+    long = int(round(short * 4 / 3))
+    size = (short, long) if portrait else (long, short)
     image = cv2.resize(image, size, interpolation=cv2.INTER_CUBIC)
     cv2.imwrite(str(out), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return out
@@ -71,11 +75,14 @@ def timed_run(command: list[str]) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--photo", type=Path, help="a JPEG (default: game1.jpg made 12 MP)")
+    parser.add_argument(
+        "--megapixels", type=float, default=12.0, help="size of the made photo (without --photo)"
+    )
     parser.add_argument("--pairs", type=int, default=7, help="alternating pairs (at least 5)")
     parser.add_argument("--kingdoms", choices=("one", "all"), default="one")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        photo = args.photo or phone_photo(Path(tmp) / "phone.jpg")
+        photo = args.photo or phone_photo(Path(tmp) / "phone.jpg", megapixels=args.megapixels)
         height, width = cv2.imread(str(photo)).shape[:2]
         score = [sys.executable, "-m", "kingdomino", "score", "--json", str(photo)]
         if args.kingdoms == "all":
@@ -90,7 +97,8 @@ def main(argv: list[str] | None = None) -> None:
             score_s.append(b)
             ratios.append(b / a)
             peaks.append(peak)
-    print(f"photo: {photo.name if args.photo else 'game1.jpg at 12 MP'} ({width}×{height})")
+    made = f"game1.jpg at {args.megapixels:g} MP"
+    print(f"photo: {photo.name if args.photo else made} ({width}×{height})")
     print(f"{'what':<44}{'median':>10}")
     print(f"{'import numpy+cv2 and decode (s)':<44}{np.median(decode_s):>10.3f}")
     print(f"{'kingdomino score --json, ' + args.kingdoms + ' (s)':<44}{np.median(score_s):>10.3f}")
