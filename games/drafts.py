@@ -143,7 +143,7 @@ class DraftStore:
                 "SELECT state_json, version FROM drafts WHERE id = ?", (draft_id,)
             ).fetchone()
             parts, versions = _parts_of(_json(row[0]) if row else {})
-            version = row[1] if row else 0
+            version = before_write = row[1] if row else 0
             shared = [name for name in changed if name != VIEW]
             if shared:
                 version += 1
@@ -163,7 +163,8 @@ class DraftStore:
                 "images": join_parts(parts)["images"],
             }
             self._write(db, draft_id, state, version, images)
-        return SavedParts(version, {n: e.version for n, e in versions.items()}, tuple(replaced))
+        part_versions = {n: e.version for n, e in versions.items()}
+        return SavedParts(version, before_write, part_versions, tuple(replaced))
 
     def version(self, draft_id: str) -> int | None:
         """The draft's version (bumped by every change another screen must show); one small
@@ -241,10 +242,12 @@ class DraftStore:
 
 @dataclass(frozen=True)
 class SavedParts:
-    """What ``save_parts`` did: the draft's version now, each shared part's version, and the
+    """What ``save_parts`` did: the draft's version now and just before the write (another
+    writer may have changed it since this one last looked), each shared part's version, and the
     parts whose change by another writer this one replaced without having seen it."""
 
     version: int
+    before: int
     versions: dict[str, int]
     replaced: tuple[str, ...]
 

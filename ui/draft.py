@@ -78,7 +78,7 @@ def restore(joining: bool = False) -> None:
         # Only a stored draft is opened: a made-up id, or one issued but never used, is never
         # taken over, so nothing can be planted at an address (games.drafts).
         found = store.load_parts(wanted) if is_draft_id(wanted) else None
-        version = store.version(wanted) if found is not None else None
+        version = store.version(wanted) if found is not None else 0
         draft_id = wanted if found is not None else store.new_id()
         made_up = wanted is not None and found is None and not store.issued(wanted)
     except (HistoryError, sqlite3.Error) as err:
@@ -199,7 +199,9 @@ def _note_saved(changed: dict[str, dict], saved: SavedParts) -> None:
         if name in saved.versions:
             session["draft_known"][name] = saved.versions[name]
             session["draft_own"][name] = saved.versions[name]
-    session["draft_version"] = saved.version
+    if saved.before == session.get("draft_version"):
+        # Nothing came from elsewhere in between; else the next look takes that in (``pull``).
+        session["draft_version"] = saved.version
     session["draft_written"] = True
 
 

@@ -105,6 +105,9 @@ def _joined_game() -> None:
 
 def _result_section(setup: GameSetup, host: bool) -> None:
     """The ranking as every screen at the table sees it; the host also saves and shares."""
+    # Written before this screen draws its ranking, so that the other screens learn of a new
+    # kingdom as soon as possible (the page's last save then finds nothing new to write).
+    draft.save()
     finished = state.finished_rounds()
     st.divider()
     st.header("Result")

@@ -60,6 +60,7 @@ def test_two_writers_of_one_kingdom_the_last_wins_and_the_first_learns_it(tmp_pa
     assert second.replaced == () and second.version == 2
     third = store.save_parts(draft_id, {anna: _kingdom("C")}, {anna: 1}, "phone-a")
     assert third.replaced == (anna,)  # A is told it replaced B's change unseen
+    assert third.before == 2  # ... and that the draft changed since it last looked
     stored = store.load_parts(draft_id)
     assert stored.parts[anna]["boards"]["5_0"] == "C"  # the last change wins
     assert stored.versions[anna] == PartVersion(3, "phone-a", 1)
