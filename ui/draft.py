@@ -243,7 +243,9 @@ def pull() -> list[Change]:
     changes = changes_since(stored.versions, session["draft_known"], session["draft_own"], pending)
     for change in changes:
         name = change.part
-        if change.replaced_own:
+        # The setup is told only when this session's change there was lost (a phone adding its
+        # player on top of the host's names is the table filling up, not a conflict).
+        if change.replaced_own and (name != GAME or change.unseen):
             mine = current.get(name, _EMPTY_PART)
             kept = {key: arrays[key] for key in mine["images"] if key in arrays}
             conflicts()[name] = Kept(mine, kept, change.unseen)
@@ -292,8 +294,12 @@ def _take_part(name: str, part: dict, images: dict[str, bytes], decoded=None) ->
     """Replace a part of the session with ``part`` (before its widgets are drawn)."""
     slot = kingdom_slot(name)
     session = st.session_state
+    typing = {}  # size → text typed in its box and not applied yet: it stays the user's
     if slot is not None:
         for size in _SIZES:
+            typed = session.get(state.text_key(slot, size))
+            if typed and typed != state.board_text(state.board(slot, size)):
+                typing[size] = typed
             state.clear_kingdom(slot, size)
     elif name == GAME:
         for key in _FLAGS:
@@ -302,8 +308,11 @@ def _take_part(name: str, part: dict, images: dict[str, bytes], decoded=None) ->
         state.finished_photos().clear()
     _apply(join_parts({name: part}), images, decoded)
     if slot is not None:
-        for size in _SIZES:  # the text box shows the board taken
+        for size in _SIZES:  # the text box shows the board taken, unless the user is typing
             state.set_board(slot, size, state.board(slot, size))
+            if size in typing:
+                session[state.text_key(slot, size)] = typing[size]
+                state.note_typed(slot, size, typing[size])
 
 
 def _image_key(image: np.ndarray | None, arrays: dict[str, np.ndarray]) -> str | None:

@@ -65,6 +65,8 @@ def test_a_phone_joins_as_a_new_player_and_its_kingdom_reaches_the_host(app):
     assert app.session_state["setup_count"] == 3
     assert app.text_input(key="setup_name_2").value == "Carla"
     assert _totals(app)["Carla"] == "51"
+    # A player added on top of the names the host set is the table filling up: nothing to tell.
+    assert not any("changed on another phone" in w.value for w in app.warning)
 
 
 def test_a_name_already_at_the_table_is_refused(app):
@@ -93,3 +95,16 @@ def test_the_replaced_kingdom_is_told_and_can_be_put_back(app):
     assert _totals(phone)["Anna"] == "51"
     kept = phone.session_state["draft_conflicts"]["kingdom_0"]
     assert kept.part["boards"]["5_0"] == WHEAT_24
+
+
+def test_text_with_a_mistake_stays_when_another_phone_enters_that_kingdom(app):
+    phone = _phone(_host(app))
+    phone.button(key="seat_0").click().run()
+    typo = WHEAT_24.replace("W0", "Q0", 1)
+    app.text_area(key="text_5_0").set_value(typo).run()  # not a board: it stays in the box
+    assert app.error
+    _apply(phone, 0, BOARD_51)
+    app.run()
+    assert _totals(app)["Anna"] == "51"  # the kingdom from the phone
+    assert app.text_area(key="text_5_0").value == typo  # and the host's text, kept to fix
+    assert not any("changed on another phone" in w.value for w in app.warning)
