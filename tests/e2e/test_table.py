@@ -4,6 +4,7 @@ its player and enters its own kingdom, and every screen follows the same ranking
 from __future__ import annotations
 
 import re
+from urllib.parse import urljoin
 
 import cv2
 import numpy as np
@@ -73,10 +74,12 @@ def _host_invites(page, server: AppServer) -> str:
     assert address == f"http://{server.address}:{server.port}/?draft={draft_id}&join=1"
     qr = page.locator(".st-key-invite img").first
     expect(qr).to_be_visible()
-    image = cv2.imdecode(np.frombuffer(qr.screenshot(), np.uint8), cv2.IMREAD_GRAYSCALE)
+    wait_for_app_run(page)  # the page is idle: the image is the one this run drew
+    # The PNG as the page loaded it (a screenshot could catch Streamlit's dimming of a rerun).
+    png = page.request.get(urljoin(page.url, qr.get_attribute("src"))).body()
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
     decoded, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
     assert decoded == address
-    wait_for_app_run(page)  # the run that wrote the game for the phones to find
     return address
 
 
