@@ -1,0 +1,166 @@
+"""One game, every phone at the table: a phone that opened the invite joins as one player, every
+screen follows the shared draft, and a kingdom changed on another phone is told
+(docs/multiplayer.md). The sharing itself is ``ui.draft`` and ``games.drafts``."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from games.draft_parts import GAME, kingdom_slot
+from games.invite import JOIN_PARAM
+from games.model import MAX_PLAYERS, GameError, GameSetup
+from ui import draft, state
+from ui.text import escape_markdown
+
+# How often each screen looks whether another phone changed the game: one small read of the
+# draft's version; the page is drawn again only when it changed (docs/multiplayer.md).
+REFRESH_S = 2.0
+SEAT = "seat"  # this browser session's player slot (never in the shared draft)
+SEAT_PARAM = "player"  # ... also in this tab's address, so a reload keeps it
+
+# The words of this section, in one place.
+TEXT = {
+    "joined": "You joined this table's game. Which player are you?",
+    "new_player": "Or add yourself",
+    "new_player_placeholder": "Your name",
+    "add": "Add me",
+    "table_full": "The table is full (four players); ask the host to make room.",
+    "dynasty_locked": "The Dynasty is under way: only its players can join.",
+    "no_setup": "The host is still setting up the game; this page follows it.",
+    "you_are": "You are **{name}**: enter your kingdom below. Every screen at the table sees it.",
+    "not_you": "Not {name}? Choose again",
+    "kingdom_changed": (
+        "**{name}'s kingdom was changed on another phone**, and this screen now shows that "
+        "version. What this phone had entered is kept: put it back, or keep the new one."
+    ),
+    "game_changed": (
+        "**The players or rules were changed on another phone**, and this screen now shows them. "
+        "What this phone had set is kept: put it back, or keep the new setup."
+    ),
+    "put_back": "Put back this phone's version",
+    "keep_new": "Keep the new one",
+    "empty_name": "Type your name first.",
+}
+
+
+def joining() -> bool:
+    """Whether this page is a phone that opened the table's invite."""
+    if "draft_joined" in st.session_state:
+        return bool(st.session_state["draft_joined"])
+    return st.query_params.get(JOIN_PARAM) == "1"
+
+
+def seat(setup: GameSetup | None) -> int | None:
+    """This session's player slot, if one was chosen (and the player is still in the game)."""
+    chosen = st.session_state.get(SEAT)
+    if chosen is None:
+        wanted = st.query_params.get(SEAT_PARAM, "")
+        chosen = int(wanted) - 1 if wanted.isdigit() else None
+    if setup is None or chosen is None or not 0 <= chosen < len(setup.players):
+        return None
+    st.session_state[SEAT] = chosen
+    return chosen
+
+
+def choose_seat(setup: GameSetup) -> None:
+    """Which player this phone is: one of the game's, or a new one (up to four)."""
+    st.subheader(TEXT["joined"])
+    with st.container(key="seats"):
+        columns = st.columns(len(setup.players))
+        for slot, name in enumerate(setup.players):
+            columns[slot].button(
+                escape_markdown(name),
+                key=f"seat_{slot}",
+                on_click=_sit,
+                args=(slot,),
+                use_container_width=True,
+            )
+    if state.finished_rounds():
+        st.caption(TEXT["dynasty_locked"])
+        return
+    if len(setup.players) >= MAX_PLAYERS:
+        st.caption(TEXT["table_full"])
+        return
+    with st.form("new_player", border=False):
+        st.text_input(
+            TEXT["new_player"],
+            key="new_player_name",
+            max_chars=30,
+            placeholder=TEXT["new_player_placeholder"],
+        )
+        st.form_submit_button(TEXT["add"], on_click=_add_player, args=(setup,))
+    problem = st.session_state.pop("new_player_problem", None)
+    if problem:
+        st.error(escape_markdown(problem))
+
+
+def seated(setup: GameSetup, slot: int) -> None:
+    """Who this phone is, with the way to choose again."""
+    name = setup.players[slot]
+    left, right = st.columns([3, 2], vertical_alignment="center")
+    left.info(TEXT["you_are"].format(name=escape_markdown(name)), icon=":material/person:")
+    right.button(
+        TEXT["not_you"].format(name=escape_markdown(name)), key="leave_seat", on_click=_stand
+    )
+
+
+def _sit(slot: int) -> None:
+    st.session_state[SEAT] = slot
+    st.query_params[SEAT_PARAM] = str(slot + 1)
+
+
+def _stand() -> None:
+    st.session_state.pop(SEAT, None)
+    st.query_params.pop(SEAT_PARAM, None)
+
+
+def _add_player(setup: GameSetup) -> None:
+    """A callback: the new player joins the game (written with the game's part of the draft)."""
+    name = str(st.session_state.get("new_player_name", "")).strip()
+    if not name:
+        st.session_state["new_player_problem"] = TEXT["empty_name"]
+        return
+    players = (*setup.players, name)
+    try:  # the game's own checks: distinct names, their length
+        GameSetup(players=players, size=5, rules=setup.rules, dynasty=setup.dynasty)
+    except GameError as err:
+        text = str(err).rstrip(".")
+        st.session_state["new_player_problem"] = f"{text[:1].upper()}{text[1:]}."
+        return
+    slot = len(setup.players)
+    st.session_state["setup_count"] = slot + 1
+    st.session_state[f"setup_name_{slot}"] = name
+    st.session_state["new_player_name"] = ""
+    _sit(slot)
+
+
+def conflict_notices(setup: GameSetup | None) -> None:
+    """Each part of this phone's that another phone replaced: say so, offer it back."""
+    for name in sorted(draft.conflicts()):
+        slot = kingdom_slot(name)
+        if name == GAME:
+            message = TEXT["game_changed"]
+        elif slot is not None:
+            who = (
+                setup.players[slot] if setup and slot < len(setup.players) else f"Player {slot + 1}"
+            )
+            message = TEXT["kingdom_changed"].format(name=escape_markdown(who))
+        else:
+            continue
+        with st.container(border=True, key=f"conflict_{name}"):
+            st.warning(message, icon=":material/sync_problem:")
+            left, right = st.columns(2)
+            left.button(
+                TEXT["put_back"], key=f"put_back_{name}", on_click=draft.put_back, args=(name,)
+            )
+            right.button(
+                TEXT["keep_new"], key=f"keep_new_{name}", on_click=draft.keep_theirs, args=(name,)
+            )
+
+
+@st.fragment(run_every=REFRESH_S)
+def follow_the_table() -> None:
+    """Every few seconds: when another phone changed the game, draw the page again (its run
+    takes the change in first, ``draft.pull``); otherwise nothing is drawn or sent."""
+    if draft.changed_elsewhere():
+        st.rerun(scope="app")
