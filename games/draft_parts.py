@@ -25,8 +25,9 @@ GAME = "game"
 VIEW = "view"
 _KINGDOM = "kingdom_"
 # Widgets that belong to one screen: whose kingdom is open, the photo source, the text box being
-# typed in, the brush.
-_VIEW_WIDGETS = ("kingdom_shown", "source_", "text_", "brush_")
+# typed in, the brush, and the language picked there (ui.language: each phone at a table speaks
+# its own player's language, and a phone's pick does not change the host's).
+_VIEW_WIDGETS = ("kingdom_shown", "source_", "text_", "brush_", "setup_language")
 _KINGDOM_SECTIONS = ("boards", "undo", "readings", "photos")
 _GAME_SECTIONS = ("flags", "finished_rounds", "finished_photos")
 

@@ -19,7 +19,13 @@ BLANK = "\n".join([". . . . ."] * 2 + [". . C . ."] + [". . . . ."] * 2)
 
 def _snapshot(**boards):
     return {
-        "widgets": {"setup_count": 2, "setup_name_0": "Anna", "kingdom_shown": 1, "text_5_0": ""},
+        "widgets": {
+            "setup_count": 2,
+            "setup_name_0": "Anna",
+            "setup_language": "pl",
+            "kingdom_shown": 1,
+            "text_5_0": "",
+        },
         "flags": {},
         "boards": boards,
         "undo": {},
@@ -34,7 +40,8 @@ def _snapshot(**boards):
 def test_a_snapshot_splits_into_the_game_the_view_and_each_kingdom_and_joins_back():
     parts = split_parts(_snapshot(**{"5_0": BOARD_51, "5_1": BLANK}))
     assert parts[GAME]["widgets"] == {"setup_count": 2, "setup_name_0": "Anna"}
-    assert parts[VIEW]["widgets"] == {"kingdom_shown": 1, "text_5_0": ""}
+    # The language picked is one screen's: a phone at the table keeps its player's own.
+    assert parts[VIEW]["widgets"] == {"setup_language": "pl", "kingdom_shown": 1, "text_5_0": ""}
     assert parts[kingdom_part(0)]["boards"] == {"5_0": BOARD_51}
     assert parts[kingdom_part(0)]["images"] == ["img0"]
     assert kingdom_part(1) not in parts  # a blank kingdom has nothing to share
