@@ -37,7 +37,7 @@ from games.editing import blank_board
 from games.history import HistoryError, default_db_path
 from scoring import Terrain, parse_board
 from ui import state
-from ui.language import CHOSEN, _, say
+from ui.language import CHOSEN, N_, _, say
 from ui.text import escape_markdown
 
 DRAFT_PARAM = "draft"
@@ -182,7 +182,7 @@ def save() -> None:
         return
     _note_saved(changed, saved)
     if saved.replaced:
-        st.toast(_REPLACED_HERE, icon=":material/sync_problem:")
+        st.toast(_(_REPLACED_HERE), icon=":material/sync_problem:")
 
 
 def _writer() -> str:
@@ -190,7 +190,7 @@ def _writer() -> str:
 
 
 _EMPTY_PART: dict = {"images": []}
-_REPLACED_HERE = "Your change replaced one just made on another phone; that phone was told."
+_REPLACED_HERE = N_("Your change replaced one just made on another phone; that phone was told.")
 
 
 def _changed_parts(parts: dict[str, dict]) -> dict[str, dict]:

@@ -6,22 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from games.invite import Invite, invite, lan_ip, qr_png
+from ui.language import _
 
-# The words of this section, in one place.
-TEXT = {
-    "toggle": "Invite the table",
-    "toggle_help": "Each player joins this game on their own phone and adds their own kingdom",
-    "scan": "Scan with each phone's camera, or open this address on a phone on the same network:",
-    "qr_caption": "This game's address",
-    "local_only": (
-        "This app answers only on this computer now, so phones cannot open the address yet. "
-        "Stop it and start it again with the command below: the game keeps its address."
-    ),
-    "key": (
-        "The address is the key to this game: whoever has it can see and change the kingdoms. "
-        "Show it only to the players at the table."
-    ),
-}
 SERVE_THE_NETWORK = "streamlit run app.py --server.address 0.0.0.0"
 
 
@@ -30,20 +16,38 @@ def invite_the_table(draft_id: str | None) -> None:
     that a phone finds the game at once)."""
     if draft_id is None:  # the history file cannot hold drafts: there is no address to share
         return
-    if not st.toggle(TEXT["toggle"], key="invite_table", help=TEXT["toggle_help"]):
+    if not st.toggle(
+        _("Invite the table"),
+        key="invite_table",
+        help=_("Each player joins this game on their own phone and adds their own kingdom"),
+    ):
         return
     st.session_state["draft_written"] = True  # written at the end of this run, even if untouched
     found = _this_game(draft_id)
     with st.container(border=True, key="invite"):
         left, right = st.columns([2, 3])
-        left.image(_qr(found.url), caption=TEXT["qr_caption"], width=240)
-        right.markdown(TEXT["scan"])
+        left.image(_qr(found.url), caption=_("This game's address"), width=240)
+        right.markdown(
+            _("Scan with each phone's camera, or open this address on a phone on the same network:")
+        )
         with right.container(key="invite_address"):
             st.code(found.url, language=None, wrap_lines=True)
         if found.local_only:
-            right.warning(TEXT["local_only"], icon=":material/wifi_off:")
+            right.warning(
+                _(
+                    "This app answers only on this computer now, so phones cannot open the "
+                    "address yet. Stop it and start it again with the command below: the game "
+                    "keeps its address."
+                ),
+                icon=":material/wifi_off:",
+            )
             right.code(SERVE_THE_NETWORK, language="bash")
-        right.caption(TEXT["key"])
+        right.caption(
+            _(
+                "The address is the key to this game: whoever has it can see and change the "
+                "kingdoms. Show it only to the players at the table."
+            )
+        )
 
 
 def _this_game(draft_id: str) -> Invite:

@@ -10,6 +10,7 @@ from games.draft_parts import GAME, kingdom_slot
 from games.invite import JOIN_PARAM
 from games.model import MAX_PLAYERS, GameError, GameSetup
 from ui import draft, state
+from ui.language import _, sentence
 from ui.text import escape_markdown
 
 # How often each screen looks whether another phone changed the game: one small read of the
@@ -17,30 +18,6 @@ from ui.text import escape_markdown
 REFRESH_S = 2.0
 SEAT = "seat"  # this browser session's player slot (never in the shared draft)
 SEAT_PARAM = "player"  # ... also in this tab's address, so a reload keeps it
-
-# The words of this section, in one place.
-TEXT = {
-    "joined": "You joined this table's game. Which player are you?",
-    "new_player": "Or add yourself",
-    "new_player_placeholder": "Your name",
-    "add": "Add me",
-    "table_full": "The table is full (four players); ask the host to make room.",
-    "dynasty_locked": "The Dynasty is under way: only its players can join.",
-    "no_setup": "The host is still setting up the game; this page follows it.",
-    "you_are": "You are **{name}**: enter your kingdom below. Every screen at the table sees it.",
-    "not_you": "Not {name}? Choose again",
-    "kingdom_changed": (
-        "**{name}'s kingdom was changed on another phone**, and this screen now shows that "
-        "version. What this phone had entered is kept: put it back, or keep the new one."
-    ),
-    "game_changed": (
-        "**The players or rules were changed on another phone**, and this screen now shows them. "
-        "What this phone had set is kept: put it back, or keep the new setup."
-    ),
-    "put_back": "Put back this phone's version",
-    "keep_new": "Keep the new one",
-    "empty_name": "Type your name first.",
-}
 
 
 def joining() -> bool:
@@ -64,7 +41,7 @@ def seat(setup: GameSetup | None) -> int | None:
 
 def choose_seat(setup: GameSetup) -> None:
     """Which player this phone is: one of the game's, or a new one (up to four)."""
-    st.subheader(TEXT["joined"])
+    st.subheader(_("You joined this table's game. Which player are you?"))
     with st.container(key="seats"):
         columns = st.columns(len(setup.players))
         for slot, name in enumerate(setup.players):
@@ -76,19 +53,19 @@ def choose_seat(setup: GameSetup) -> None:
                 use_container_width=True,
             )
     if state.finished_rounds():
-        st.caption(TEXT["dynasty_locked"])
+        st.caption(_("The Dynasty is under way: only its players can join."))
         return
     if len(setup.players) >= MAX_PLAYERS:
-        st.caption(TEXT["table_full"])
+        st.caption(_("The table is full (four players); ask the host to make room."))
         return
     with st.form("new_player", border=False):
         st.text_input(
-            TEXT["new_player"],
+            _("Or add yourself"),
             key="new_player_name",
             max_chars=30,
-            placeholder=TEXT["new_player_placeholder"],
+            placeholder=_("Your name"),
         )
-        st.form_submit_button(TEXT["add"], on_click=_add_player, args=(setup,))
+        st.form_submit_button(_("Add me"), on_click=_add_player, args=(setup,))
     problem = st.session_state.pop("new_player_problem", None)
     if problem:
         st.error(escape_markdown(problem))
@@ -98,9 +75,17 @@ def seated(setup: GameSetup, slot: int) -> None:
     """Who this phone is, with the way to choose again."""
     name = setup.players[slot]
     left, right = st.columns([3, 2], vertical_alignment="center")
-    left.info(TEXT["you_are"].format(name=escape_markdown(name)), icon=":material/person:")
+    left.info(
+        _(
+            "You are **{name}**: enter your kingdom below. Every screen at the table sees it.",
+            name=escape_markdown(name),
+        ),
+        icon=":material/person:",
+    )
     right.button(
-        TEXT["not_you"].format(name=escape_markdown(name)), key="leave_seat", on_click=_stand
+        _("Not {name}? Choose again", name=escape_markdown(name)),
+        key="leave_seat",
+        on_click=_stand,
     )
 
 
@@ -118,14 +103,13 @@ def _add_player(setup: GameSetup) -> None:
     """A callback: the new player joins the game (written with the game's part of the draft)."""
     name = str(st.session_state.get("new_player_name", "")).strip()
     if not name:
-        st.session_state["new_player_problem"] = TEXT["empty_name"]
+        st.session_state["new_player_problem"] = _("Type your name first.")
         return
     players = (*setup.players, name)
     try:  # the game's own checks: distinct names, their length
         GameSetup(players=players, size=5, rules=setup.rules, dynasty=setup.dynasty)
     except GameError as err:
-        text = str(err).rstrip(".")
-        st.session_state["new_player_problem"] = f"{text[:1].upper()}{text[1:]}."
+        st.session_state["new_player_problem"] = sentence(err)
         return
     slot = len(setup.players)
     st.session_state["setup_count"] = slot + 1
@@ -139,22 +123,37 @@ def conflict_notices(setup: GameSetup | None) -> None:
     for name in sorted(draft.conflicts()):
         slot = kingdom_slot(name)
         if name == GAME:
-            message = TEXT["game_changed"]
-        elif slot is not None:
-            who = (
-                setup.players[slot] if setup and slot < len(setup.players) else f"Player {slot + 1}"
+            message = _(
+                "**The players or rules were changed on another phone**, and this screen now "
+                "shows them. What this phone had set is kept: put it back, or keep the new setup."
             )
-            message = TEXT["kingdom_changed"].format(name=escape_markdown(who))
+        elif slot is not None:
+            if setup and slot < len(setup.players):
+                who = setup.players[slot]
+            else:
+                who = _("Player {number}", number=slot + 1)
+            message = _(
+                "**{player}'s kingdom was changed on another phone**, and this screen now shows "
+                "that version. What this phone had entered is kept: put it back, or keep the new "
+                "one.",
+                player=escape_markdown(who),
+            )
         else:
             continue
         with st.container(border=True, key=f"conflict_{name}"):
             st.warning(message, icon=":material/sync_problem:")
             left, right = st.columns(2)
             left.button(
-                TEXT["put_back"], key=f"put_back_{name}", on_click=draft.put_back, args=(name,)
+                _("Put back this phone's version"),
+                key=f"put_back_{name}",
+                on_click=draft.put_back,
+                args=(name,),
             )
             right.button(
-                TEXT["keep_new"], key=f"keep_new_{name}", on_click=draft.keep_theirs, args=(name,)
+                _("Keep the new one"),
+                key=f"keep_new_{name}",
+                on_click=draft.keep_theirs,
+                args=(name,),
             )
 
 

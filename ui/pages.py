@@ -93,7 +93,7 @@ def _joined_game() -> None:
     setup = current_setup()
     live.conflict_notices(setup)
     if setup is None:
-        st.info(live.TEXT["no_setup"])
+        st.info(_("The host is still setting up the game; this page follows it."))
         return
     size_notice()
     slot = live.seat(setup)

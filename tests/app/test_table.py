@@ -23,8 +23,9 @@ def _host(app: AppTest) -> str:
     return app.session_state["draft_id"]
 
 
-def _phone(draft_id: str) -> AppTest:
-    phone = AppTest.from_file(APP, default_timeout=60)
+def _phone(draft_id: str, phone: AppTest | None = None) -> AppTest:
+    if phone is None:  # (an AppTest not run yet is falsy)
+        phone = AppTest.from_file(APP, default_timeout=60)
     phone.query_params["draft"] = draft_id
     phone.query_params["join"] = "1"
     phone.run()
@@ -108,3 +109,28 @@ def test_text_with_a_mistake_stays_when_another_phone_enters_that_kingdom(app):
     assert _totals(app)["Anna"] == "51"  # the kingdom from the phone
     assert app.text_area(key="text_5_0").value == typo  # and the host's text, kept to fix
     assert not any("changed on another phone" in w.value for w in app.warning)
+
+
+def _in_language(code: str) -> AppTest:
+    """A new session whose language was picked before its first page. (AppTest cannot run a page
+    with the setup twice in another language: it formats the size choice outside the run.)"""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["setup_language"] = code
+    return at
+
+
+def test_a_phone_joins_in_its_own_language_and_the_hosts_stays_its_own(app):
+    draft_id = _host(app)
+    phone = _phone(draft_id, _in_language("pl"))
+    assert [s.value for s in phone.subheader] == [
+        "Ten telefon dołączył do gry przy stole. Którym graczem jesteś?"
+    ]
+    assert phone.text_input(key="new_player_name").label == "Albo dodaj siebie"
+    phone.button(key="seat_0").click().run()
+    assert any(i.value.startswith("Grasz jako **Anna**") for i in phone.info)
+    _apply(phone, 0, BOARD_51)  # the phone writes the game's parts: not its language
+
+    app.run()
+    assert _totals(app)["Anna"] == "51"
+    assert app.toggle(key="invite_table").label == "Invite the table"
+    assert app.session_state["setup_language"] == ""  # still following its own browser

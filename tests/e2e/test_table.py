@@ -18,18 +18,35 @@ from tests.e2e.conftest import (
     click_when_idle,
     enter_board_text,
     expect,
+    kingdom_choice,
     open_app,
     set_name,
+    show_kingdom,
     tap,
     total_of,
     upload_photo,
     wait_for_app_run,
 )
+from tests.e2e.test_languages import ENGLISH, LANGUAGES
 
 # Every screen shows a change made on another phone within this long (ui.live.REFRESH_S, then a
 # run of the page).
 FOLLOWS_WITHIN_MS = 3000
 WINNER = re.compile("wins this game|share first place")
+# English the invite, the join page and the conflict notice must not show in another language.
+TABLE_ENGLISH = [
+    "Invite",
+    "Scan",
+    "address",
+    "Which player",
+    "add yourself",
+    "Add me",
+    "You are",
+    "Choose again",
+    "another phone",
+    "Put back",
+    "Keep the new",
+]
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +66,8 @@ def screens(browser):
     """Open browser contexts (each its own session, as separate devices), closed afterwards."""
     opened = []
 
-    def open_screen(device: str):
-        context = browser.new_context(**DEVICES[device])
+    def open_screen(device: str, locale: str | None = None):
+        context = browser.new_context(**(DEVICES[device] | ({"locale": locale} if locale else {})))
         context.set_default_timeout(10_000)
         opened.append(context)
         return context.new_page()
@@ -159,3 +176,42 @@ def test_two_screens_editing_one_kingdom_are_told_and_lose_nothing(table_server,
     tap(phone, told.get_by_role("button", name="Keep the new one"))
     expect(told).to_have_count(0)
     expect(total_of(phone, "Anna")).to_contain_text("51")
+
+
+def _english_left(page) -> list[str]:
+    wait_for_app_run(page)
+    text = re.sub(r"https?://\S+", "", page.locator("body").inner_text())  # the address itself
+    return [word for word in ENGLISH + TABLE_ENGLISH if re.search(rf"\b{word}\b", text)]
+
+
+def test_a_polish_table_invites_joins_and_is_told_in_polish(table_server, screens):
+    title = LANGUAGES["pl-PL"]["title"]
+    host = screens("desktop", locale="pl-PL")
+    open_app(host, table_server.url, title=title)
+    set_name(host, 0, "Anna")
+    set_name(host, 1, "Ben")
+    click_when_idle(host, host.get_by_text("Zaproś graczy przy stole"))  # "Invite the table"
+    invite = host.locator(".st-key-invite")
+    expect(invite).to_contain_text("Adres jest kluczem do tej gry")
+    address = invite.locator(".st-key-invite_address code").inner_text().strip()
+    assert "join=1" in address
+    assert _english_left(host) == []
+
+    # A phone in a Polish browser joins in Polish, as a new player.
+    phone = screens("phone", locale="pl-PL")
+    open_app(phone, address, title=title)
+    expect(phone.get_by_text("Którym graczem jesteś?")).to_be_visible()
+    assert _english_left(phone) == []
+    phone.locator(".st-key-new_player_name input").fill("Celina")
+    tap(phone, phone.get_by_role("button", name="Dodaj mnie"))
+    expect(phone.get_by_text("Grasz jako Celina")).to_be_visible()
+    enter_board_text(phone, 2, BOARD_51)
+
+    # The host enters Celina's kingdom too: the phone is told, in Polish, and keeps its own.
+    expect(kingdom_choice(host, "Celina")).to_be_visible(timeout=FOLLOWS_WITHIN_MS)
+    show_kingdom(host, "Celina")
+    enter_board_text(host, 2, WHEAT_24)
+    told = phone.locator(".st-key-conflict_kingdom_2")
+    expect(told).to_contain_text("Królestwo gracza Celina zostało zmienione na innym telefonie")
+    expect(told.get_by_role("button", name="Przywróć wersję z tego telefonu")).to_be_visible()
+    assert _english_left(phone) == []
