@@ -204,7 +204,10 @@ def test_a_polish_table_invites_joins_and_is_told_in_polish(table_server, screen
     assert _english_left(phone) == []
     phone.locator(".st-key-new_player_name input").fill("Celina")
     tap(phone, phone.get_by_role("button", name="Dodaj mnie"))
-    expect(phone.get_by_text("Grasz jako Celina")).to_be_visible()
+    expect(phone.get_by_text(re.compile("^Grasz jako Celina:"))).to_be_visible()
+    expect(
+        phone.get_by_role("button", name="Nie grasz jako Celina? Wybierz ponownie")
+    ).to_be_visible()
     enter_board_text(phone, 2, BOARD_51)
 
     # The host enters Celina's kingdom too: the phone is told, in Polish, and keeps its own.
