@@ -15,7 +15,6 @@ Not a pytest test (pytest collects ``test_*.py``).
 from __future__ import annotations
 
 import argparse
-import os
 import tempfile
 import time
 from pathlib import Path
@@ -25,15 +24,9 @@ from playwright.sync_api import expect, sync_playwright
 from tests.app_boards import BOARD_51
 from tests.e2e.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.conftest import DEVICES, AppServer, enter_board_text, open_app, total_of
-from tests.e2e.load_test import FOREGROUND_TABS
+from tests.e2e.load_test import FOREGROUND_TABS, process_cpu_seconds
 
 __test__ = False
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -70,11 +63,11 @@ def _measure(browser, server: AppServer, phones: int, seconds: float) -> None:
         expect(page.get_by_text("You are Player 1")).to_be_visible()
         watchers.append(page)
 
-    before, started = _cpu_seconds(server.process.pid), time.monotonic()
+    before, started = process_cpu_seconds(server.process.pid), time.monotonic()
     deadline = started + seconds
     while time.monotonic() < deadline:
         time.sleep(0.5)  # a script measuring an idle server, not a test
-    idle_cpu = _cpu_seconds(server.process.pid) - before
+    idle_cpu = process_cpu_seconds(server.process.pid) - before
     idle_wall = time.monotonic() - started
 
     entered = time.monotonic()
