@@ -9,8 +9,9 @@ import streamlit as st
 from games.draft_parts import GAME, kingdom_slot
 from games.invite import JOIN_PARAM
 from games.model import MAX_PLAYERS, GameError, GameSetup
+from translations import LANGUAGES
 from ui import draft, state
-from ui.language import _, sentence
+from ui.language import CHOSEN, _, sentence
 from ui.text import escape_markdown
 
 # How often each screen looks whether another phone changed the game: one small read of the
@@ -18,6 +19,7 @@ from ui.text import escape_markdown
 REFRESH_S = 2.0
 SEAT = "seat"  # this browser session's player slot (never in the shared draft)
 SEAT_PARAM = "player"  # ... also in this tab's address, so a reload keeps it
+LANGUAGE_PARAM = "lang"  # a joined phone's language pick, kept in its address as the seat is
 
 
 def joining() -> bool:
@@ -25,6 +27,20 @@ def joining() -> bool:
     if "draft_joined" in st.session_state:
         return bool(st.session_state["draft_joined"])
     return st.query_params.get(JOIN_PARAM) == "1"
+
+
+def keep_language() -> None:
+    """Before the page is drawn: a joined phone's language pick stays through a reload. The
+    host's is kept in the draft's view; a joined phone writes none, so its tab's address keeps
+    it (the pick is never "" again once made: "" is a page that never picked)."""
+    if not joining():
+        return
+    chosen = st.session_state.get(CHOSEN)
+    if chosen in LANGUAGES:
+        if st.query_params.get(LANGUAGE_PARAM) != chosen:
+            st.query_params[LANGUAGE_PARAM] = chosen
+    elif st.query_params.get(LANGUAGE_PARAM) in LANGUAGES:
+        st.session_state[CHOSEN] = st.query_params[LANGUAGE_PARAM]
 
 
 def seat(setup: GameSetup | None) -> int | None:

@@ -44,6 +44,7 @@ HOW_TO = N_(
 def score_page() -> None:
     """Setup, each player's kingdom (photo or by hand), the live result, save and share."""
     init_defaults()
+    live.keep_language()
     _title(_("Kingdomino Scorer"))
     if SHARE_PARAM in st.query_params:
         _shared_game(st.query_params[SHARE_PARAM])

@@ -134,3 +134,16 @@ def test_a_phone_joins_in_its_own_language_and_the_hosts_stays_its_own(app):
     assert _totals(app)["Anna"] == "51"
     assert app.toggle(key="invite_table").label == "Invite the table"
     assert app.session_state["setup_language"] == ""  # still following its own browser
+
+
+def test_a_phones_language_pick_stays_in_its_address_through_a_reload(app):
+    draft_id = _host(app)
+    phone = _phone(draft_id, _in_language("it"))  # as if picked on the phone
+    assert phone.query_params["lang"] == "it"
+    assert "lang" not in app.query_params  # the host's pick is kept in the draft instead
+
+    reloaded = AppTest.from_file(APP, default_timeout=60)
+    reloaded.query_params.update(phone.query_params)
+    reloaded.run()
+    assert reloaded.session_state["setup_language"] == "it"
+    assert reloaded.subheader[0].value.endswith("Quale giocatore sei?")
