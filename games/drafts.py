@@ -10,6 +10,11 @@ An address must not be plantable: someone who sends a friend ``?draft=ChosenByMe
 there what the friend entered. So ids are issued by ``DraftStore.new_id`` (a random part and its
 HMAC under a secret kept in the file), nothing is saved under an id this file did not issue, and
 the app opens only ids that have a draft stored (docs/reliability.md).
+
+Every phone at a table keeps the same draft open (docs/multiplayer.md): each writes only the
+parts it changed (``save_parts``, ``games.draft_parts``) in one write transaction, so that two
+writers never lose each other's other parts, and the draft's ``version`` (bumped by every change
+of a shared part) tells a watching screen cheaply whether there is anything new to show.
 """
 
 from __future__ import annotations
@@ -22,9 +27,11 @@ import os
 import re
 import secrets
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from games.draft_parts import VIEW, PartVersion, join_parts, split_parts
 from games.history import GameHistory
 
 KEEP_DAYS = 30
@@ -33,7 +40,8 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS drafts (
     id TEXT PRIMARY KEY,
     updated_at TEXT NOT NULL,
-    state_json TEXT NOT NULL
+    state_json TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS draft_images (
     draft_id TEXT NOT NULL,
@@ -62,6 +70,9 @@ class DraftStore:
         self._history = GameHistory(path)
         with self._history._connect() as db:
             db.executescript(_SCHEMA)
+            columns = {column[1] for column in db.execute("PRAGMA table_info(drafts)")}
+            if "version" not in columns:  # a file from before drafts were shared
+                db.execute("ALTER TABLE drafts ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
             row = db.execute("SELECT secret FROM draft_secret").fetchone()
             if row is None:
                 db.execute("INSERT OR IGNORE INTO draft_secret VALUES (1, ?)", (os.urandom(32),))
@@ -105,35 +116,108 @@ class DraftStore:
         in ``state["images"]`` are dropped. Old drafts are pruned on the way."""
         if not self.can_hold(draft_id):
             raise ValueError(f"not a draft id this file issued: {draft_id!r}")
+        with self._history._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute("SELECT version FROM drafts WHERE id = ?", (draft_id,)).fetchone()
+            self._write(db, draft_id, state, (row[0] if row else 0) + 1, images)
+
+    def save_parts(
+        self,
+        draft_id: str,
+        changed: Mapping[str, Mapping],
+        seen: Mapping[str, int],
+        writer: str,
+        images: Mapping[str, bytes] = (),
+    ) -> SavedParts:
+        """Store the ``changed`` parts of a draft (``games.draft_parts``) written by ``writer`` (a
+        browser session), who had seen each at the version in ``seen``; the other parts stay as
+        stored. Read and written in one write transaction (SQLite's ``BEGIN IMMEDIATE``), so
+        writers in other threads or processes come one after the other and none undoes another's
+        parts. A shared part's change bumps the draft's version; a change of the view alone does
+        not (no other screen needs to redraw for it)."""
+        if not self.can_hold(draft_id):
+            raise ValueError(f"not a draft id this file issued: {draft_id!r}")
+        with self._history._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute(
+                "SELECT state_json, version FROM drafts WHERE id = ?", (draft_id,)
+            ).fetchone()
+            parts, versions = _parts_of(_json(row[0]) if row else {})
+            version = before_write = row[1] if row else 0
+            shared = [name for name in changed if name != VIEW]
+            if shared:
+                version += 1
+            replaced = []
+            for name, part in changed.items():
+                parts[name] = dict(part)
+                if name == VIEW:
+                    continue
+                before = versions.get(name)
+                unseen = before is not None and before.version != seen.get(name, 0)
+                if unseen and before.writer != writer:
+                    replaced.append(name)
+                versions[name] = PartVersion(version, writer, seen.get(name, 0))
+            state = {
+                "parts": parts,
+                "versions": {name: entry.to_dict() for name, entry in versions.items()},
+                "images": join_parts(parts)["images"],
+            }
+            self._write(db, draft_id, state, version, images)
+        part_versions = {n: e.version for n, e in versions.items()}
+        return SavedParts(version, before_write, part_versions, tuple(replaced))
+
+    def version(self, draft_id: str) -> int | None:
+        """The draft's version (bumped by every change another screen must show); one small
+        read, for screens that look every few seconds; None when there is no such draft."""
+        if not is_draft_id(draft_id):
+            return None
+        with self._history._connect() as db:
+            row = db.execute("SELECT version FROM drafts WHERE id = ?", (draft_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def load_parts(self, draft_id: str) -> StoredDraft | None:
+        """The draft as parts with their versions (a draft saved whole is one writer's parts at
+        version 0); None when there is none."""
+        found = self.load(draft_id, whole=False)
+        if found is None:
+            return None
+        state, images = found
+        parts, versions = _parts_of(state)
+        return StoredDraft(parts, versions, images)
+
+    def _write(
+        self,
+        db,
+        draft_id: str,
+        state: Mapping,
+        version: int,
+        images: Mapping[str, bytes],
+    ) -> None:
         now = datetime.now(UTC)
         keep = set(state.get("images", ()))
-        with self._history._connect() as db:
-            db.execute(
-                "INSERT INTO drafts (id, updated_at, state_json) VALUES (?, ?, ?) "
-                "ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at, "
-                "state_json = excluded.state_json",
-                (draft_id, now.isoformat(timespec="seconds"), json.dumps(state)),
-            )
-            db.executemany(
-                "INSERT OR IGNORE INTO draft_images (draft_id, key, image) VALUES (?, ?, ?)",
-                [(draft_id, key, data) for key, data in dict(images).items() if key in keep],
-            )
-            stored = db.execute(
-                "SELECT key FROM draft_images WHERE draft_id = ?", (draft_id,)
-            ).fetchall()
-            db.executemany(
-                "DELETE FROM draft_images WHERE draft_id = ? AND key = ?",
-                [(draft_id, key) for (key,) in stored if key not in keep],
-            )
-            cutoff = (now - timedelta(days=KEEP_DAYS)).isoformat(timespec="seconds")
-            old = [
-                i for (i,) in db.execute("SELECT id FROM drafts WHERE updated_at < ?", (cutoff,))
-            ]
-            db.executemany("DELETE FROM draft_images WHERE draft_id = ?", [(i,) for i in old])
-            db.executemany("DELETE FROM drafts WHERE id = ?", [(i,) for i in old])
+        db.execute(
+            "INSERT INTO drafts (id, updated_at, state_json, version) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at, "
+            "state_json = excluded.state_json, version = excluded.version",
+            (draft_id, now.isoformat(timespec="seconds"), json.dumps(state), version),
+        )
+        db.executemany(
+            "INSERT OR IGNORE INTO draft_images (draft_id, key, image) VALUES (?, ?, ?)",
+            [(draft_id, key, data) for key, data in dict(images).items() if key in keep],
+        )
+        stored = db.execute("SELECT key FROM draft_images WHERE draft_id = ?", (draft_id,))
+        db.executemany(
+            "DELETE FROM draft_images WHERE draft_id = ? AND key = ?",
+            [(draft_id, key) for (key,) in stored.fetchall() if key not in keep],
+        )
+        cutoff = (now - timedelta(days=KEEP_DAYS)).isoformat(timespec="seconds")
+        old = [i for (i,) in db.execute("SELECT id FROM drafts WHERE updated_at < ?", (cutoff,))]
+        db.executemany("DELETE FROM draft_images WHERE draft_id = ?", [(i,) for i in old])
+        db.executemany("DELETE FROM drafts WHERE id = ?", [(i,) for i in old])
 
-    def load(self, draft_id: str) -> tuple[dict, dict[str, bytes]] | None:
-        """The state and images of a draft; None when there is none (or the id is not one)."""
+    def load(self, draft_id: str, whole: bool = True) -> tuple[dict, dict[str, bytes]] | None:
+        """The state and images of a draft; None when there is none (or the id is not one).
+        A draft kept as parts comes back as one snapshot unless ``whole`` is False."""
         if not is_draft_id(draft_id):
             return None
         with self._history._connect() as db:
@@ -143,15 +227,51 @@ class DraftStore:
             images = db.execute(
                 "SELECT key, image FROM draft_images WHERE draft_id = ?", (draft_id,)
             ).fetchall()
-        try:
-            state = json.loads(row[0])
-        except ValueError:
+        state = _json(row[0])
+        if state is None:
             return None
-        if not isinstance(state, dict):
-            return None
+        if whole and "parts" in state:
+            state = join_parts(_parts_of(state)[0])
         return state, {key: bytes(image) for key, image in images}
 
     def delete(self, draft_id: str) -> None:
         with self._history._connect() as db:
             db.execute("DELETE FROM draft_images WHERE draft_id = ?", (draft_id,))
             db.execute("DELETE FROM drafts WHERE id = ?", (draft_id,))
+
+
+@dataclass(frozen=True)
+class SavedParts:
+    """What ``save_parts`` did: the draft's version now and just before the write (another
+    writer may have changed it since this one last looked), each shared part's version, and the
+    parts whose change by another writer this one replaced without having seen it."""
+
+    version: int
+    before: int
+    versions: dict[str, int]
+    replaced: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StoredDraft:
+    parts: dict[str, dict]
+    versions: dict[str, PartVersion]
+    images: dict[str, bytes]
+
+
+def _json(text: str) -> dict | None:
+    try:
+        state = json.loads(text)
+    except ValueError:
+        return None
+    return state if isinstance(state, dict) else None
+
+
+def _parts_of(state: Mapping | None) -> tuple[dict[str, dict], dict[str, PartVersion]]:
+    """The parts and versions of a stored state; a state saved whole is split, at version 0."""
+    if not state:
+        return {}, {}
+    if "parts" not in state:
+        return split_parts(state), {}
+    versions = {name: PartVersion.from_dict(v) for name, v in state.get("versions", {}).items()}
+    return dict(state["parts"]), versions

@@ -3,22 +3,41 @@
 The draft's id is in the URL (``?draft=...``). At the top of the score page ``restore`` fills an
 empty session from the draft named there; at the end of every run ``save`` writes what changed.
 Photos are stored as JPEG once each (keyed by their content); the rest is plain JSON.
+
+Every phone at a table may have the same draft open (docs/multiplayer.md). So a session writes
+only the parts of the draft it changed (``games.draft_parts``), and ``pull`` takes in, at the top
+of a run, the parts another session wrote since: the kingdoms entered on other phones show here.
+When a part this session had written is replaced elsewhere, what it held is kept for the user to
+put back (``conflicts``, ``put_back``): the last change wins, and nothing entered here is lost
+without a message.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import secrets
 import sqlite3
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 
-from games.drafts import DraftStore, is_draft_id
+from games.draft_parts import (
+    GAME,
+    VIEW,
+    Change,
+    changes_since,
+    join_parts,
+    kingdom_slot,
+    split_parts,
+)
+from games.drafts import DraftStore, SavedParts, is_draft_id
 from games.editing import blank_board
-from games.history import HistoryError
+from games.history import HistoryError, default_db_path
 from scoring import Terrain, parse_board
 from ui import state
-from ui.language import CHOSEN, _, say
+from ui.language import CHOSEN, N_, _, say
 from ui.text import escape_markdown
 
 DRAFT_PARAM = "draft"
@@ -44,8 +63,9 @@ def keep_in_address(shared_view: bool) -> None:
         st.session_state["draft_wanted"] = st.query_params[DRAFT_PARAM]
 
 
-def restore() -> None:
-    """Once per browser session: take the draft named in the URL, or start a new one."""
+def restore(joining: bool = False) -> None:
+    """Once per browser session: take the draft named in the URL, or start a new one.
+    ``joining``: a phone joining the table, which leaves the host's view (what is open) out."""
     if "draft_id" in st.session_state:
         if st.session_state["draft_id"] is None:  # the history file cannot hold drafts
             return
@@ -58,13 +78,20 @@ def restore() -> None:
         store = DraftStore()
         # Only a stored draft is opened: a made-up id, or one issued but never used, is never
         # taken over, so nothing can be planted at an address (games.drafts).
-        found = store.load(wanted) if is_draft_id(wanted) else None
+        found = store.load_parts(wanted) if is_draft_id(wanted) else None
+        version = store.version(wanted) if found is not None else 0
         draft_id = wanted if found is not None else store.new_id()
         made_up = wanted is not None and found is None and not store.issued(wanted)
     except (HistoryError, sqlite3.Error) as err:
         _unavailable(err)
         return
     st.session_state["draft_id"] = draft_id
+    st.session_state["draft_writer"] = secrets.token_urlsafe(9)  # this browser session
+    st.session_state["draft_known"] = {}  # part → the version this session last wrote or took
+    st.session_state["draft_own"] = {}  # part → the version this session wrote itself
+    st.session_state["draft_base"] = {}  # part → its content as last written or taken
+    st.session_state["draft_version"] = version
+    st.session_state["draft_joined"] = joining
     st.query_params[DRAFT_PARAM] = draft_id
     if made_up:
         st.info(
@@ -76,8 +103,10 @@ def restore() -> None:
         )
     if found is not None:
         language = st.session_state.get(CHOSEN)
+        # A phone joining the table takes the game, not what the host's screen has open.
+        parts = {name: part for name, part in found.parts.items() if name != VIEW or not joining}
         try:
-            _apply(*found)
+            _apply(join_parts(parts), found.images)
         except (KeyError, TypeError, ValueError):
             st.warning(
                 _(
@@ -85,7 +114,8 @@ def restore() -> None:
                     "(saved games are still in History)."
                 )
             )
-        st.session_state["draft_saved"] = _snapshot()[0]
+        st.session_state["draft_known"] = {n: v.version for n, v in found.versions.items()}
+        st.session_state["draft_base"] = split_parts(_snapshot()[0])
         st.session_state["draft_written"] = True
         if st.session_state.get(CHOSEN) != language:
             st.rerun()  # the draft's language: the page so far (its menu too) is in another
@@ -121,30 +151,181 @@ def _unavailable(err: Exception) -> None:
 
 
 def save() -> None:
-    """Write the draft if anything changed since the last run."""
+    """Write the parts of the draft that changed here since they were last written or taken."""
     draft_id = st.session_state.get("draft_id")
     if draft_id is None:
         return
     snapshot, arrays = _snapshot()
-    if snapshot == st.session_state.get("draft_saved"):
+    changed = _changed_parts(split_parts(snapshot))
+    if st.session_state.get("draft_joined"):
+        changed.pop(VIEW, None)  # a joined phone's screen is its own: the host's view stays
+    if not changed:
         return
     if not st.session_state.get("draft_written") and not _worth_keeping(snapshot):
         return
     from vision.annotate import jpeg_bytes
 
+    session = st.session_state
     try:
         store = DraftStore()
         if not store.can_hold(draft_id):  # the file was replaced (a damaged one set aside)
             draft_id = store.new_id()
-            st.session_state["draft_id"] = st.query_params[DRAFT_PARAM] = draft_id
+            session["draft_id"] = st.query_params[DRAFT_PARAM] = draft_id
+            session["draft_known"], session["draft_own"] = {}, {}
+            changed = split_parts(snapshot)
         stored = store.stored_images(draft_id)
-        new = {k: jpeg_bytes(image, quality=90) for k, image in arrays.items() if k not in stored}
-        store.save(draft_id, snapshot, new)
+        wanted = {key for part in changed.values() for key in part["images"]}
+        new = {k: jpeg_bytes(arrays[k], quality=90) for k in wanted - stored if k in arrays}
+        saved = store.save_parts(draft_id, changed, session["draft_known"], _writer(), new)
     except (HistoryError, sqlite3.Error) as err:
         _unavailable(err)
         return
-    st.session_state["draft_saved"] = snapshot
-    st.session_state["draft_written"] = True
+    _note_saved(changed, saved)
+    if saved.replaced:
+        st.toast(_(_REPLACED_HERE), icon=":material/sync_problem:")
+
+
+def _writer() -> str:
+    return st.session_state.setdefault("draft_writer", secrets.token_urlsafe(9))
+
+
+_EMPTY_PART: dict = {"images": []}
+_REPLACED_HERE = N_("Your change replaced one just made on another phone; that phone was told.")
+
+
+def _changed_parts(parts: dict[str, dict]) -> dict[str, dict]:
+    """The parts that differ from what this session last wrote or took (a kingdom cleared here
+    is an empty part)."""
+    base = st.session_state.get("draft_base", {})
+    return {
+        name: parts.get(name, _EMPTY_PART)
+        for name in sorted(parts.keys() | base.keys())
+        if parts.get(name, _EMPTY_PART) != base.get(name, _EMPTY_PART)
+    }
+
+
+def _note_saved(changed: dict[str, dict], saved: SavedParts) -> None:
+    session = st.session_state
+    base = session.setdefault("draft_base", {})
+    for name, part in changed.items():
+        base[name] = part
+        if name in saved.versions:
+            session["draft_known"][name] = saved.versions[name]
+            session["draft_own"][name] = saved.versions[name]
+    if saved.before == session.get("draft_version"):
+        # Nothing came from elsewhere in between; else the next look takes that in (``pull``).
+        session["draft_version"] = saved.version
+    session["draft_written"] = True
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What this session held of a part another phone replaced: to put back if the user asks."""
+
+    part: dict
+    images: dict[str, np.ndarray]
+    unseen: bool  # the other phone changed it without having seen this version
+
+
+def conflicts() -> dict[str, Kept]:
+    """Part → what this session had, for each part of its own replaced on another phone."""
+    return st.session_state.setdefault("draft_conflicts", {})
+
+
+def pull() -> list[Change]:
+    """Top of a run, before any widget: take in the parts other sessions wrote since this one
+    last looked (one small read when nothing changed). A part with a change of this session's
+    own not yet written stays as it is here (this newer change will win when it is written)."""
+    session = st.session_state
+    draft_id = session.get("draft_id")
+    if draft_id is None or "draft_base" not in session:
+        return []
+    try:
+        store = DraftStore()
+        version = store.version(draft_id)
+        if version is None or version == session.get("draft_version"):
+            return []
+        stored = store.load_parts(draft_id)
+    except (HistoryError, sqlite3.Error):
+        return []  # the next run looks again; saving says what is wrong
+    if stored is None:
+        return []
+    snapshot, arrays = _snapshot()
+    current = split_parts(snapshot)
+    pending = set(_changed_parts(current)) - {VIEW}
+    changes = changes_since(stored.versions, session["draft_known"], session["draft_own"], pending)
+    for change in changes:
+        name = change.part
+        # The setup is told only when this session's change there was lost (a phone adding its
+        # player on top of the host's names is the table filling up, not a conflict).
+        if change.replaced_own and (name != GAME or change.unseen):
+            mine = current.get(name, _EMPTY_PART)
+            kept = {key: arrays[key] for key in mine["images"] if key in arrays}
+            conflicts()[name] = Kept(mine, kept, change.unseen)
+        _take_part(name, stored.parts.get(name, _EMPTY_PART), stored.images)
+        session["draft_known"][name] = stored.versions[name].version
+        session["draft_own"].pop(name, None)
+    after = split_parts(_snapshot()[0])
+    for change in changes:
+        session["draft_base"][change.part] = after.get(change.part, _EMPTY_PART)
+    session["draft_version"] = version
+    return changes
+
+
+def changed_elsewhere() -> bool:
+    """Whether another session changed the draft since this one last wrote or took it: one
+    small read (``DraftStore.version``), for a screen that looks every few seconds."""
+    draft_id = st.session_state.get("draft_id")
+    if draft_id is None or "draft_base" not in st.session_state:
+        return False
+    try:
+        version = _watching(str(default_db_path())).version(draft_id)
+    except (HistoryError, sqlite3.Error):
+        return False
+    return version is not None and version != st.session_state.get("draft_version")
+
+
+@functools.lru_cache(maxsize=4)
+def _watching(path: str) -> DraftStore:
+    """One store per file for the version reads (opening one checks the file's tables)."""
+    return DraftStore(path)
+
+
+def put_back(name: str) -> None:
+    """A callback: this session's version of a part replaces the one from another phone (it is
+    written at the end of the run, and that phone is told in turn)."""
+    kept = conflicts().pop(name, None)
+    if kept is not None:
+        _take_part(name, kept.part, {}, kept.images)
+
+
+def keep_theirs(name: str) -> None:
+    conflicts().pop(name, None)
+
+
+def _take_part(name: str, part: dict, images: dict[str, bytes], decoded=None) -> None:
+    """Replace a part of the session with ``part`` (before its widgets are drawn)."""
+    slot = kingdom_slot(name)
+    session = st.session_state
+    typing = {}  # size → text typed in its box and not applied yet: it stays the user's
+    if slot is not None:
+        for size in _SIZES:
+            typed = session.get(state.text_key(slot, size))
+            if typed and typed != state.board_text(state.board(slot, size)):
+                typing[size] = typed
+            state.clear_kingdom(slot, size)
+    elif name == GAME:
+        for key in _FLAGS:
+            session.pop(key, None)
+        state.finished_rounds().clear()
+        state.finished_photos().clear()
+    _apply(join_parts({name: part}), images, decoded)
+    if slot is not None:
+        for size in _SIZES:  # the text box shows the board taken, unless the user is typing
+            state.set_board(slot, size, state.board(slot, size))
+            if size in typing:
+                session[state.text_key(slot, size)] = typing[size]
+                state.note_typed(slot, size, typing[size])
 
 
 def _image_key(image: np.ndarray | None, arrays: dict[str, np.ndarray]) -> str | None:
@@ -225,19 +406,24 @@ def _snapshot() -> tuple[dict, dict[str, np.ndarray]]:
     return snapshot, arrays
 
 
-def _apply(snapshot: dict, images: dict[str, bytes]) -> None:
-    """Put a draft back into an empty session (before any widget is drawn)."""
+def _apply(
+    snapshot: dict, images: dict[str, bytes], arrays: dict[str, np.ndarray] | None = None
+) -> None:
+    """Put a draft (or parts of one) into the session, before any widget is drawn. Images come
+    from ``arrays`` (decoded already) or are decoded from ``images``."""
     from vision.load_image import load_image
 
-    decoded: dict[str, np.ndarray] = {}
+    decoded: dict[str, np.ndarray] = dict(arrays or {})
+    cache = st.session_state.setdefault("draft_image_keys", {})
+    for key, array in decoded.items():
+        cache[id(array)] = (key, array)
 
     def image(key: str | None) -> np.ndarray | None:
-        if key is None or key not in images:
+        if key is None or (key not in images and key not in decoded):
             return None
         if key not in decoded:
             decoded[key] = load_image(images[key], long_side=None)
             # Known under its stored key: decoding a JPEG does not give the same pixels back.
-            cache = st.session_state.setdefault("draft_image_keys", {})
             cache[id(decoded[key])] = (key, decoded[key])
         return decoded[key]
 
@@ -276,13 +462,15 @@ def _apply(snapshot: dict, images: dict[str, bytes]) -> None:
             int(slot),
             state.SlotPhoto(str(found["id"]), str(found["name"]), image(found["image"]), corners),
         )
-    state.finished_rounds()[:] = [
-        tuple(parse_board(text) for text in boards) for boards in snapshot["finished_rounds"]
-    ]
-    state.finished_photos()[:] = [
-        {name: image(key) for name, key in by_player.items() if image(key) is not None}
-        for by_player in snapshot["finished_photos"]
-    ]
+    if "finished_rounds" in snapshot:  # a game part (a kingdom taken alone has none)
+        state.finished_rounds()[:] = [
+            tuple(parse_board(text) for text in boards) for boards in snapshot["finished_rounds"]
+        ]
+    if "finished_photos" in snapshot:
+        state.finished_photos()[:] = [
+            {name: image(key) for name, key in by_player.items() if image(key) is not None}
+            for by_player in snapshot["finished_photos"]
+        ]
 
 
 def _where(text: str) -> str:

@@ -14,12 +14,20 @@ from games.history import GameHistory, HistoryError
 from games.model import Game, GameSetup
 from games.results import GameResult, provisional_reason, result_to_dict, score_game, summary
 from games.share import ShareError, decode_game, encode_game
-from ui import draft, state
+from ui import draft, live, state
 from ui.editor import board_editor
+from ui.invite import invite_the_table
 from ui.language import N_, _, current, language_picker, say, sentence, streamlit_words
 from ui.photo import has_new_file, kingdom_input, read_new_uploads, warm_up_in_background
 from ui.results import show_result
-from ui.setup import current_setup, init_defaults, load_setup, setup_form, size_notice
+from ui.setup import (
+    apply_size_switch,
+    current_setup,
+    init_defaults,
+    load_setup,
+    setup_form,
+    size_notice,
+)
 from ui.table import table_photo
 from ui.text import escape_markdown
 
@@ -36,23 +44,32 @@ HOW_TO = N_(
 def score_page() -> None:
     """Setup, each player's kingdom (photo or by hand), the live result, save and share."""
     init_defaults()
+    live.keep_language()
     _title(_("Kingdomino Scorer"))
     if SHARE_PARAM in st.query_params:
         _shared_game(st.query_params[SHARE_PARAM])
         return
-    draft.restore()
-    _game_in_progress()
+    joined = live.joining()
+    draft.restore(joining=joined)
+    draft.pull()  # what other phones at the table entered since this page's last run
+    if joined:
+        _joined_game()
+    else:
+        _game_in_progress()
     # Not when the run ends early with st.rerun(): the next run saves, and the result comes first.
     draft.save()
 
 
 def _game_in_progress() -> None:
     st.markdown(_(HOW_TO))
+    live.follow_the_table()
     before = current_setup()
     if before is not None:  # a new photo may switch the size: read it before the setup is drawn
         read_new_uploads(before)
     with st.expander(_("Game setup"), expanded=not state.finished_rounds()):
         setup = setup_form()
+    live.conflict_notices(setup)
+    invite_the_table(st.session_state.get("draft_id"))
     if setup is None:
         return
     size_notice()
@@ -64,7 +81,37 @@ def _game_in_progress() -> None:
         st.subheader(_("Kingdoms"))
     table_photo(setup)
     _kingdom_section(setup)
+    _result_section(setup, host=True)
 
+
+def _joined_game() -> None:
+    """A phone that joined the table: which player it is, that player's kingdom, the ranking."""
+    live.follow_the_table()
+    before = current_setup()
+    if before is not None:  # as on the host's page: a new photo first (it may switch the size)
+        read_new_uploads(before)
+    apply_size_switch()  # the setup widgets are the host's: a switch asked for is made here
+    setup = current_setup()
+    live.conflict_notices(setup)
+    if setup is None:
+        st.info(_("The host is still setting up the game; this page follows it."))
+        return
+    size_notice()
+    slot = live.seat(setup)
+    if slot is None:
+        live.choose_seat(setup)
+    else:
+        live.seated(setup, slot)
+        _kingdom_section(setup, slot)
+    _result_section(setup, host=False)
+
+
+def _result_section(setup: GameSetup, host: bool) -> None:
+    """The ranking as every screen at the table sees it; the host also saves and shares."""
+    # Written before this screen draws its ranking, so that the other screens learn of a new
+    # kingdom as soon as possible (the page's last save then finds nothing new to write).
+    draft.save()
+    finished = state.finished_rounds()
     st.divider()
     st.header(_("Result"))
     game = state.current_game(setup)
@@ -78,6 +125,8 @@ def _game_in_progress() -> None:
     photos = state.photos_by_game(setup)
     to_check = state.to_check(setup)
     show_result(result, photos, key="live", to_check=to_check)
+    if not host:
+        return
     st.divider()
     final = provisional_reason(result, to_check) is None
     _game_actions(result, photos, final)
@@ -85,7 +134,7 @@ def _game_in_progress() -> None:
 
 
 @st.fragment
-def _kingdom_section(setup: GameSetup) -> None:
+def _kingdom_section(setup: GameSetup, seat: int | None = None) -> None:
     """Whose kingdom, its photo and its editor: a fragment, so that what happens here (another
     player's name, the source of the photo, a look at what the app saw, text with a mistake)
     reruns this section only. A change of a board or its flags reruns the whole page at once, as
@@ -107,13 +156,16 @@ def _kingdom_section(setup: GameSetup) -> None:
     slots = list(range(len(setup.players)))
     if st.session_state.get(KINGDOM_SHOWN) not in slots:
         st.session_state[KINGDOM_SHOWN] = 0
-    slot = st.segmented_control(
-        _("Whose kingdom"),
-        slots,
-        format_func=lambda shown: escape_markdown(setup.players[shown]),
-        key=KINGDOM_SHOWN,
-        required=True,
-    )
+    if seat is not None:  # a phone that joined the table: its player's kingdom only
+        slot = seat
+    else:
+        slot = st.segmented_control(
+            _("Whose kingdom"),
+            slots,
+            format_func=lambda shown: escape_markdown(setup.players[shown]),
+            key=KINGDOM_SHOWN,
+            required=True,
+        )
     kingdom_input(slot, setup.players[slot], setup)
     board_editor(slot, setup.players[slot], setup.size)
     if alone:

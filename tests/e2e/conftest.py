@@ -49,10 +49,12 @@ class AppServer:
     port: int = 0
     process: subprocess.Popen | None = None
     ready_after_s: float = 0.0  # from process start to a healthy server
+    # Where the server listens: this computer only, unless a test serves the network (the table).
+    address: str = "127.0.0.1"
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
+        return f"http://{self.address}:{self.port}/"
 
     def start(self) -> AppServer:
         """Start (or restart, on the same port: the same address for the browser)."""
@@ -71,7 +73,7 @@ class AppServer:
                 "--server.port",
                 str(self.port),
                 "--server.address",
-                "127.0.0.1",
+                self.address,
                 "--server.fileWatcherType",
                 "none",
                 "--browser.gatherUsageStats",

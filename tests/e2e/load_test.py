@@ -190,7 +190,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}/"
 
     def cpu_seconds(self) -> float:
-        return _process_cpu(Path(f"/proc/{self.process.pid}/stat").read_text())[1]
+        return process_cpu_seconds(self.process.pid)
 
     def peak_rss_mb(self) -> float:
         status = Path(f"/proc/{self.process.pid}/status").read_text()
@@ -291,6 +291,11 @@ def browser_cpu_seconds() -> float:
         if name == "chromium":
             total += seconds
     return total
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    return _process_cpu(Path(f"/proc/{pid}/stat").read_text())[1]
 
 
 def _process_cpu(stat: str) -> tuple[str, float]:

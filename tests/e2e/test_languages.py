@@ -45,6 +45,7 @@ ENGLISH = [
     "Hole",
     "Right as read",
     "Download",
+    "Invite the table",
 ]
 LANGUAGES = {
     "pl-PL": {
