@@ -35,7 +35,7 @@ import numpy as np
 from scoring.board import Board, Terrain
 from vision.cells import CellReadings
 from vision.labels import TERRAINS
-from vision.rectify import photo_px_per_cell, warp_at_scale
+from vision.rectify import photo_in_view, photo_px_per_cell, warp_at_scale
 
 PX = 32  # pixels per cell of the straightened view used here
 MIN_TABLE_CELLS = 6  # margin cells needed inside the photo to trust the table's look
@@ -210,9 +210,7 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     # measured alike in a 12 MP photo and a video frame (``rectify.warp_at_scale``).
     finer = photo_px_per_cell(homography, size) / PX
     view = warp_at_scale(photo, to_view, (side, side), finer)
-    inside = warp_at_scale(
-        np.full(photo.shape[:2], 255, np.uint8), to_view, (side, side), finer, cv2.INTER_NEAREST
-    )
+    inside = photo_in_view(photo.shape, to_view, (side, side), finer)
     blurred = cv2.GaussianBlur(view, (0, 0), 1.0)
     lab = _lab(blurred)
     brightness = _lab(view)[..., 0]
