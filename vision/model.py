@@ -15,13 +15,16 @@ import json
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.labels import CROWN_CLASSES, TERRAINS
 
+# The shipped networks' folder, read as files beside this module: importlib.resources would cost
+# the CLI its import (tempfile, shutil, zipfile) for a package that is never run from a zip.
+MODELS_DIR = Path(__file__).resolve().parent / "models"
 MODEL_FILE = "cell_model.onnx"
 META_FILE = "cell_model.json"
 
@@ -111,7 +114,7 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def _read_resource(name: str) -> bytes:
-    return resources.files("vision").joinpath("models", name).read_bytes()
+    return (MODELS_DIR / name).read_bytes()
 
 
 def load_model() -> CellModel:

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import cv2
 import numpy as np
+
+from vision.model import MODELS_DIR
 
 BORDER_BAND = 0.04  # fraction of the short side sampled as "table"
 TABLE_CLUSTERS = 6
@@ -228,8 +229,7 @@ class _PixelNetwork:
 @lru_cache(maxsize=1)
 def _pixel_network() -> _PixelNetwork:
     """The packaged network, loaded once per process (plain arrays: no pickle)."""
-    path = resources.files("vision").joinpath("models", PIXEL_MODEL_FILE)
-    with path.open("rb") as file, np.load(file, allow_pickle=False) as arrays:
+    with np.load(MODELS_DIR / PIXEL_MODEL_FILE, allow_pickle=False) as arrays:
         return _PixelNetwork(
             arrays["mean"], arrays["scale"], arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"]
         )
