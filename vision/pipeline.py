@@ -42,12 +42,13 @@ from vision.find import (
 from vision.find.extent import without_size_doubt
 from vision.find.search import find_kingdoms
 from vision.holes import hole_grid, judge_holes, open_side_warnings, open_sides, table_likeness
-from vision.load_image import ImageError, load_image, long_side
+from vision.load_image import ImageError, LoadingImage, load_image, long_side
 from vision.rectify import straighten
 
 # Below this difference between a pixel's channels (in 99% of the picture) a photo is grey.
 GREY_CHROMA = 12
-ImageSource = str | Path | bytes | bytearray | np.ndarray
+# A LoadingImage is a file or bytes already decoding (``vision.load_image``).
+ImageSource = str | Path | bytes | bytearray | np.ndarray | LoadingImage
 
 __all__ = [
     "ImageError",
@@ -92,6 +93,8 @@ class Reading:
 
 
 def describe(source: ImageSource) -> str:
+    if isinstance(source, LoadingImage):
+        return describe(source.source)
     if isinstance(source, bytes | bytearray):
         return "the uploaded file"
     if isinstance(source, np.ndarray):
@@ -105,6 +108,10 @@ def decode(source: ImageSource, full_resolution: bool = False) -> np.ndarray:
     Files and bytes are decoded reduced (long side about 1600-2000 px, plenty for the finder and
     the cell reader) unless ``full_resolution``.
     """
+    if isinstance(source, LoadingImage):
+        if not full_resolution:
+            return source.image()
+        source = source.source  # it decodes reduced: decode the file again
     if not isinstance(source, np.ndarray):
         return load_image(source, long_side=None) if full_resolution else load_image(source)
     image = source
@@ -329,8 +336,9 @@ def read_table(source: ImageSource, size: int | None = None) -> TableReading:
     image = decode(source)
     check_colour(image, describe(source))
     photo_scale = 1.0
-    if not isinstance(source, np.ndarray):
-        photo_scale = long_side(source) / max(image.shape[:2])
+    file = source.source if isinstance(source, LoadingImage) else source
+    if not isinstance(file, np.ndarray):
+        photo_scale = long_side(file) / max(image.shape[:2])
     found = find_kingdoms(image, size)
     kingdoms = tuple(
         _read_at(source, image, location, size, [o for o in found.kingdoms if o is not location])
