@@ -127,6 +127,16 @@ def load_model() -> CellModel:
 _LOAD_LOCK = threading.Lock()
 
 
+def load_model_in_background() -> None:
+    """Begin loading the packaged model in a thread, unless it is loaded already.
+
+    OpenCV parses the networks without holding Python's lock, so a caller that will read cells
+    after other work (the pipeline, after finding the kingdom) does not wait for them then.
+    """
+    if _load_model_once.cache_info().currsize == 0:
+        threading.Thread(target=load_model, name="load_model").start()
+
+
 @lru_cache(maxsize=1)
 def _load_model_once() -> CellModel:
     meta = json.loads(_read_resource(META_FILE))

@@ -43,6 +43,7 @@ from vision.find.extent import without_size_doubt
 from vision.find.search import find_kingdoms
 from vision.holes import hole_grid, judge_holes, open_side_warnings, open_sides, table_likeness
 from vision.load_image import ImageError, LoadingImage, load_image, long_side
+from vision.model import load_model_in_background
 from vision.rectify import straighten
 
 # Below this difference between a pixel's channels (in 99% of the picture) a photo is grey.
@@ -171,6 +172,7 @@ def read_image(
     # user reads them off the photo), so that image is not reduced.
     image = decode(source, full_resolution=corners is not None)
     check_colour(image, describe(source))
+    load_model_in_background()  # while the kingdom is found
     location = locate(image, size, corners)
     return _read_at(source, image, location, size)
 
@@ -339,6 +341,7 @@ def read_table(source: ImageSource, size: int | None = None) -> TableReading:
     file = source.source if isinstance(source, LoadingImage) else source
     if not isinstance(file, np.ndarray):
         photo_scale = long_side(file) / max(image.shape[:2])
+    load_model_in_background()  # while the kingdoms are found
     found = find_kingdoms(image, size)
     kingdoms = tuple(
         _read_at(source, image, location, size, [o for o in found.kingdoms if o is not location])
