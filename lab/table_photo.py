@@ -3,6 +3,7 @@ its kingdoms read in the table and alone.
 
     python -m lab.table_photo                        # reads it: a line per kingdom
     python -m lab.table_photo --out table.jpg        # also keeps the photo
+    python -m lab.table_photo --out table.jpg --photo-only
     python -m lab.benchmark_photo --table            # kingdomino score --kingdoms all on it
 
 The photo is ``lab.tables`` development scene 7205 drawn at 4032×3024: four complete 5×5
@@ -128,9 +129,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=TABLE_SEED, help="a lab.tables scene")
     parser.add_argument("--out", type=Path, help="write the photo here (JPEG)")
+    parser.add_argument("--photo-only", action="store_true", help="only write --out, read nothing")
     args = parser.parse_args(argv)
+    if args.photo_only and not args.out:
+        parser.error("--photo-only needs --out")
     scene = table_photo(args.out, args.seed) if args.out else table_scene(args.seed)
-    print_comparison(scene, compare(scene))
+    if not args.photo_only:
+        print_comparison(scene, compare(scene))
 
 
 if __name__ == "__main__":
