@@ -45,6 +45,7 @@ from vision.holes import hole_grid, judge_holes, open_side_warnings, open_sides,
 from vision.load_image import ImageError, LoadingImage, load_image, long_side
 from vision.model import load_model_in_background
 from vision.rectify import straighten
+from vision.stats import percentile
 
 # Below this difference between a pixel's channels (in 99% of the picture) a photo is grey.
 GREY_CHROMA = 12
@@ -134,7 +135,7 @@ def check_colour(image: np.ndarray, name: str) -> None:
     """
     small = cv2.resize(image, (160, max(1, 160 * image.shape[0] // image.shape[1])))
     chroma = small.max(axis=2).astype(np.int16) - small.min(axis=2)
-    if np.percentile(chroma, 99) < GREY_CHROMA and small.std() > 4:
+    if percentile(chroma, 99) < GREY_CHROMA and small.std() > 4:
         raise ImageError(
             f"{name} has no colour (it is black and white): the terrains are told apart by"
             " their colours, so take the photo in colour"

@@ -12,6 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.stats import median
+
 # Pixels per cell of the internal straightened views used to find and fit the lattice.
 LATTICE_PX = 40
 
@@ -135,7 +137,7 @@ def strongest_peaks(strips: np.ndarray) -> list[tuple[float, float] | None]:
     smooth[:, :-1] += 0.25 * strips[:, 1:]
     k = np.argmax(smooth[:, 1:-1], axis=1) + 1
     rows = np.arange(count)
-    base = np.median(smooth, axis=1) + 1e-6
+    base = median(smooth, axis=1) + 1e-6
     left, mid, right = smooth[rows, k - 1], smooth[rows, k], smooth[rows, k + 1]
     strength = mid / base
     denom = left - 2 * mid + right

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.model import MODELS_DIR
+from vision.stats import median
 
 BORDER_BAND = 0.04  # fraction of the short side sampled as "table"
 TABLE_CLUSTERS = 6
@@ -181,7 +182,7 @@ def _without_pattern_specks(tiles: np.ndarray, table_area: np.ndarray) -> np.nda
     specks = areas[(inside > 0) & (areas < PATTERN_MAX_SPECK * tiles.size)]
     if len(specks) < PATTERN_MIN_SPECKS:
         return tiles
-    limit = PATTERN_SPECK_FACTOR * float(np.median(specks))
+    limit = PATTERN_SPECK_FACTOR * float(median(specks))
     keep = np.concatenate([[False], areas > limit])
     return np.where(keep[labels], 255, 0).astype(np.uint8)
 
