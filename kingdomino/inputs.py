@@ -138,22 +138,33 @@ def read_photo(
     name: str, source: str | bytes, size: int | None = None, corners: list | None = None
 ) -> Reading:
     """vision's whole reading of one kingdom in the image ``source`` (a path or its bytes)."""
+    # Given corners are in the file's own pixels: read_image decodes it whole, not reduced.
+    photo = _start_decoding(source) if corners is None else source
     from vision.pipeline import read_image
 
     try:
-        return read_image(source, size=size, corners=corners)
+        return read_image(photo, size=size, corners=corners)
     except Exception as err:  # vision's own errors; the CLI must never show a traceback
         raise InputError(f"{name}: cannot read the image ({_vision_message(err)})") from None
 
 
 def read_table(path: str, size: int | None) -> TableReading:
     """vision's reading of every complete kingdom in the photo at ``path``."""
+    photo = _start_decoding(path)
     from vision.pipeline import read_table
 
     try:
-        return read_table(path, size=size)
+        return read_table(photo, size=size)
     except Exception as err:  # vision's own errors; the CLI must never show a traceback
         raise InputError(f"{path}: cannot read the image ({_vision_message(err)})") from None
+
+
+def _start_decoding(source: str | bytes):
+    """The photo decoding in a thread (``vision.load_image.LoadingImage``) while the caller
+    imports the reader: a CLI run is mostly imports, and the decode need not wait for them."""
+    from vision.load_image import LoadingImage
+
+    return LoadingImage(source)
 
 
 def _vision_message(err: Exception) -> str:

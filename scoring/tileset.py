@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache, lru_cache
-from importlib import resources
+from pathlib import Path
 
 from scoring.board import Board, Cell, Terrain, terrain_name
 from scoring.words import Joined, Message, msg, nmsg, where
@@ -69,7 +69,8 @@ def _kind_number(a: Cell, b: Cell) -> int | None:
 @cache
 def dominoes() -> tuple[Domino, ...]:
     """The 48 dominoes of the base game, read once from the package data."""
-    text = resources.files("scoring").joinpath("data/dominoes.csv").read_text(encoding="utf-8")
+    # A file beside this module (importlib.resources would add its imports to every CLI run).
+    text = (Path(__file__).resolve().parent / "data" / "dominoes.csv").read_text(encoding="utf-8")
     return tuple(
         Domino(
             int(row["number"]),

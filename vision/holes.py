@@ -35,7 +35,8 @@ import numpy as np
 from scoring.board import Board, Terrain
 from vision.cells import CellReadings
 from vision.labels import TERRAINS
-from vision.rectify import photo_px_per_cell, warp_at_scale
+from vision.rectify import photo_in_view, photo_px_per_cell, warp_at_scale
+from vision.stats import median
 
 PX = 32  # pixels per cell of the straightened view used here
 MIN_TABLE_CELLS = 6  # margin cells needed inside the photo to trust the table's look
@@ -175,7 +176,7 @@ class _Reflections:
 
 
 def _reflections(view: np.ndarray, boxes: list, margin_boxes: list) -> _Reflections:
-    table_saturation, table_value, table_chroma = np.median(
+    table_saturation, table_value, table_chroma = median(
         [_colourfulness(view[b]) for b in margin_boxes], axis=0
     )
     cells = np.array([_colourfulness(view[b]) for b in boxes])
@@ -193,7 +194,7 @@ def _likeness(cells: list, margin: list) -> np.ndarray:
     # something else (a neighbour's tile, a box) cannot make a tile look like table.
     between = np.minimum(margin[:, None, :], margin[None, :, :]).sum(axis=2)
     np.fill_diagonal(between, 0.0)
-    reference = max(float(np.median(np.sort(between, axis=1)[:, -K_BEST])), 0.05)
+    reference = max(float(median(np.sort(between, axis=1)[:, -K_BEST])), 0.05)
     matches = np.minimum(cells[:, None, :], margin[None, :, :]).sum(axis=2)
     return np.sort(matches, axis=1)[:, -K_BEST] / reference
 
@@ -210,9 +211,7 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     # measured alike in a 12 MP photo and a video frame (``rectify.warp_at_scale``).
     finer = photo_px_per_cell(homography, size) / PX
     view = warp_at_scale(photo, to_view, (side, side), finer)
-    inside = warp_at_scale(
-        np.full(photo.shape[:2], 255, np.uint8), to_view, (side, side), finer, cv2.INTER_NEAREST
-    )
+    inside = photo_in_view(photo.shape, to_view, (side, side), finer)
     blurred = cv2.GaussianBlur(view, (0, 0), 1.0)
     lab = _lab(blurred)
     brightness = _lab(view)[..., 0]

@@ -110,6 +110,37 @@ def load_image(
     return np.ascontiguousarray(rgb[:, :, ::-1])
 
 
+class LoadingImage:
+    """``load_image(source)`` running in a thread, begun as early as a caller knows the file.
+
+    OpenCV decodes without holding Python's lock, so the CLI imports the rest of the reader
+    (a few dozen modules) while the photo decodes: the two overlap instead of adding up.
+    ``image()`` waits for the pixels, or raises what ``load_image`` raised.
+    """
+
+    def __init__(
+        self, source: str | os.PathLike | bytes | bytearray, long_side: int = DEFAULT_LONG_SIDE
+    ) -> None:
+        self.source = source
+        self._image: np.ndarray | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._load, args=(long_side,), name="load_image")
+        self._thread.start()
+
+    def _load(self, long_side: int) -> None:
+        try:
+            self._image = load_image(self.source, long_side)
+        except BaseException as err:  # handed to whoever waits for the image
+            self._error = err
+
+    def image(self) -> np.ndarray:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._image is not None
+        return self._image
+
+
 def long_side(source: str | os.PathLike | bytes | bytearray) -> int:
     """The photo file's own long side in pixels, from its header only (turning it by its EXIF
     orientation does not change it)."""

@@ -15,13 +15,16 @@ import json
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.labels import CROWN_CLASSES, TERRAINS
 
+# The shipped networks' folder, read as files beside this module: importlib.resources would cost
+# the CLI its import (tempfile, shutil, zipfile) for a package that is never run from a zip.
+MODELS_DIR = Path(__file__).resolve().parent / "models"
 MODEL_FILE = "cell_model.onnx"
 META_FILE = "cell_model.json"
 
@@ -111,7 +114,7 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def _read_resource(name: str) -> bytes:
-    return resources.files("vision").joinpath("models", name).read_bytes()
+    return (MODELS_DIR / name).read_bytes()
 
 
 def load_model() -> CellModel:
@@ -122,6 +125,16 @@ def load_model() -> CellModel:
 
 
 _LOAD_LOCK = threading.Lock()
+
+
+def load_model_in_background() -> None:
+    """Begin loading the packaged model in a thread, unless it is loaded already.
+
+    OpenCV parses the networks without holding Python's lock, so a caller that will read cells
+    after other work (the pipeline, after finding the kingdom) does not wait for them then.
+    """
+    if _load_model_once.cache_info().currsize == 0:
+        threading.Thread(target=load_model, name="load_model").start()
 
 
 @lru_cache(maxsize=1)

@@ -42,12 +42,15 @@ from vision.find import (
 from vision.find.extent import without_size_doubt
 from vision.find.search import find_kingdoms
 from vision.holes import hole_grid, judge_holes, open_side_warnings, open_sides, table_likeness
-from vision.load_image import ImageError, load_image, long_side
+from vision.load_image import ImageError, LoadingImage, load_image, long_side
+from vision.model import load_model_in_background
 from vision.rectify import straighten
+from vision.stats import percentile
 
 # Below this difference between a pixel's channels (in 99% of the picture) a photo is grey.
 GREY_CHROMA = 12
-ImageSource = str | Path | bytes | bytearray | np.ndarray
+# A LoadingImage is a file or bytes already decoding (``vision.load_image``).
+ImageSource = str | Path | bytes | bytearray | np.ndarray | LoadingImage
 
 __all__ = [
     "ImageError",
@@ -92,6 +95,8 @@ class Reading:
 
 
 def describe(source: ImageSource) -> str:
+    if isinstance(source, LoadingImage):
+        return describe(source.source)
     if isinstance(source, bytes | bytearray):
         return "the uploaded file"
     if isinstance(source, np.ndarray):
@@ -105,6 +110,10 @@ def decode(source: ImageSource, full_resolution: bool = False) -> np.ndarray:
     Files and bytes are decoded reduced (long side about 1600-2000 px, plenty for the finder and
     the cell reader) unless ``full_resolution``.
     """
+    if isinstance(source, LoadingImage):
+        if not full_resolution:
+            return source.image()
+        source = source.source  # it decodes reduced: decode the file again
     if not isinstance(source, np.ndarray):
         return load_image(source, long_side=None) if full_resolution else load_image(source)
     image = source
@@ -126,7 +135,7 @@ def check_colour(image: np.ndarray, name: str) -> None:
     """
     small = cv2.resize(image, (160, max(1, 160 * image.shape[0] // image.shape[1])))
     chroma = small.max(axis=2).astype(np.int16) - small.min(axis=2)
-    if np.percentile(chroma, 99) < GREY_CHROMA and small.std() > 4:
+    if percentile(chroma, 99) < GREY_CHROMA and small.std() > 4:
         raise ImageError(
             f"{name} has no colour (it is black and white): the terrains are told apart by"
             " their colours, so take the photo in colour"
@@ -164,6 +173,7 @@ def read_image(
     # user reads them off the photo), so that image is not reduced.
     image = decode(source, full_resolution=corners is not None)
     check_colour(image, describe(source))
+    load_model_in_background()  # while the kingdom is found
     location = locate(image, size, corners)
     return _read_at(source, image, location, size)
 
@@ -329,8 +339,10 @@ def read_table(source: ImageSource, size: int | None = None) -> TableReading:
     image = decode(source)
     check_colour(image, describe(source))
     photo_scale = 1.0
-    if not isinstance(source, np.ndarray):
-        photo_scale = long_side(source) / max(image.shape[:2])
+    file = source.source if isinstance(source, LoadingImage) else source
+    if not isinstance(file, np.ndarray):
+        photo_scale = long_side(file) / max(image.shape[:2])
+    load_model_in_background()  # while the kingdoms are found
     found = find_kingdoms(image, size)
     kingdoms = tuple(
         _read_at(source, image, location, size, [o for o in found.kingdoms if o is not location])

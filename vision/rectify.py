@@ -50,27 +50,52 @@ def warp_at_scale(
     of the photo the view covers is shrunk (``INTER_AREA``) to the view's scale first: each
     view then depends on the kingdom, not on how many pixels the phone took.
     """
-    if finer <= WARP_FINER_MAX:
+    source = _view_source(image.shape[:2], to_view, view_size, finer)
+    if source is None:
         return cv2.warpPerspective(image, to_view, view_size, flags=flags, borderMode=border)
-    w, h = view_size
-    outline = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
-    photo = cv2.perspectiveTransform(outline, np.linalg.inv(to_view))[0]
-    height, width = image.shape[:2]
-    x0, y0 = np.clip(np.floor(photo.min(axis=0)).astype(int) - 2, 0, [width, height])
-    x1, y1 = np.clip(np.ceil(photo.max(axis=0)).astype(int) + 3, 0, [width, height])
-    if x1 - x0 < 2 or y1 - y0 < 2:  # the view lies outside the photo
-        return cv2.warpPerspective(image, to_view, view_size, flags=flags, borderMode=border)
-    part = image[y0:y1, x0:x1]
-    shrunk = cv2.resize(
-        part,
-        (max(1, round((x1 - x0) / finer)), max(1, round((y1 - y0) / finer))),
-        interpolation=cv2.INTER_AREA,
-    )
-    sx, sy = shrunk.shape[1] / (x1 - x0), shrunk.shape[0] / (y1 - y0)
-    from_shrunk = np.array([[1 / sx, 0, x0], [0, 1 / sy, y0], [0, 0, 1.0]])
+    (x0, y0, x1, y1), shrunk_size, from_shrunk = source
+    shrunk = cv2.resize(image[y0:y1, x0:x1], shrunk_size, interpolation=cv2.INTER_AREA)
     return cv2.warpPerspective(
         shrunk, to_view @ from_shrunk, view_size, flags=flags, borderMode=border
     )
+
+
+def photo_in_view(
+    image_shape: tuple[int, ...], to_view: np.ndarray, view_size: tuple[int, int], finer: float
+) -> np.ndarray:
+    """(H, W) uint8 of the view ``warp_at_scale`` makes: 255 where it shows the photo, 0 past
+    its edge. The same as warping an all-255 image, without shrinking one the photo's size."""
+    source = _view_source(image_shape[:2], to_view, view_size, finer)
+    if source is None:
+        ones, transform = np.full(image_shape[:2], 255, np.uint8), to_view
+    else:
+        _, (width, height), from_shrunk = source
+        ones, transform = np.full((height, width), 255, np.uint8), to_view @ from_shrunk
+    return cv2.warpPerspective(
+        ones, transform, view_size, flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT
+    )
+
+
+def _view_source(
+    image_shape: tuple[int, int], to_view: np.ndarray, view_size: tuple[int, int], finer: float
+) -> tuple[tuple[int, int, int, int], tuple[int, int], np.ndarray] | None:
+    """What ``warp_at_scale`` shrinks: the box (x0, y0, x1, y1) of the photo the view covers,
+    the (width, height) it is shrunk to and the map from shrunk to photo pixels; None when the
+    photo is warped as it is."""
+    if finer <= WARP_FINER_MAX:
+        return None
+    w, h = view_size
+    outline = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
+    photo = cv2.perspectiveTransform(outline, np.linalg.inv(to_view))[0]
+    height, width = image_shape
+    x0, y0 = np.clip(np.floor(photo.min(axis=0)).astype(int) - 2, 0, [width, height])
+    x1, y1 = np.clip(np.ceil(photo.max(axis=0)).astype(int) + 3, 0, [width, height])
+    if x1 - x0 < 2 or y1 - y0 < 2:  # the view lies outside the photo
+        return None
+    shrunk_size = (max(1, round((x1 - x0) / finer)), max(1, round((y1 - y0) / finer)))
+    sx, sy = shrunk_size[0] / (x1 - x0), shrunk_size[1] / (y1 - y0)
+    from_shrunk = np.array([[1 / sx, 0, x0], [0, 1 / sy, y0], [0, 0, 1.0]])
+    return (int(x0), int(y0), int(x1), int(y1)), shrunk_size, from_shrunk
 
 
 def cell_grid(location: BoardLocation) -> np.ndarray:

@@ -233,6 +233,12 @@ def test_images_go_to_vision(tmp_path, monkeypatch, capsys):
     )
 
 
+def _photo_path(source) -> str:
+    """The file ``read_image`` was given: the CLI passes it already decoding in a thread
+    (``vision.load_image.LoadingImage``, whose ``source`` is the path)."""
+    return str(getattr(source, "source", source))
+
+
 def test_image_bytes_are_recognised_without_an_image_extension(tmp_path, monkeypatch):
     png = tmp_path / "scan.dat"
     png.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 32)
@@ -247,7 +253,7 @@ def test_image_bytes_are_recognised_without_an_image_extension(tmp_path, monkeyp
 
     monkeypatch.setattr(pipeline, "read_image", reader)
     board, reading = load_input(str(png))
-    assert sources == [str(png)]
+    assert [_photo_path(source) for source in sources] == [str(png)]
     assert board == FakeReading.board and isinstance(reading, FakeReading)
 
 
@@ -273,7 +279,7 @@ def test_rank_decodes_the_photos_of_one_game_together(tmp_path, monkeypatch, cap
     }
     for path in readings:
         Path(path).write_bytes(b"\xff\xd8\xff\xe0 a photo")
-    monkeypatch.setattr(pipeline, "read_image", lambda source, **_: readings[source])
+    monkeypatch.setattr(pipeline, "read_image", lambda source, **_: readings[_photo_path(source)])
     typed = tmp_path / "cleo.txt"
     typed.write_text(BOARD)
     args = ["rank", "--json", *(f"{n}={p}" for n, p in zip("AB", readings, strict=True))]
@@ -309,7 +315,7 @@ def test_score_says_which_cells_of_a_photo_reading_to_check(tmp_path, monkeypatc
     }
     for name in readings:
         (tmp_path / name).write_bytes(b"\xff\xd8\xff\xe0 a photo")
-    monkeypatch.setattr(pipeline, "read_image", lambda s, **_: readings[Path(s).name])
+    monkeypatch.setattr(pipeline, "read_image", lambda s, **_: readings[Path(_photo_path(s)).name])
     assert main(["score", str(tmp_path / "unsure.jpg")]) == 0
     assert "Provisional: check 1 cell (row 2, column 4)" in capsys.readouterr().out
     assert main(["score", str(tmp_path / "sure.jpg")]) == 0

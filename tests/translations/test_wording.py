@@ -138,6 +138,28 @@ def test_numbers_in_sentences_follow_the_language():
     assert translator("vi").number(12345) == "12.345"
 
 
+@pytest.mark.parametrize("value", [0, 7, -7, 999, 1000, -1234, 12345, 1_234_567, 10**12, 2.5])
+def test_english_numbers_are_babels_without_importing_it(value):
+    """English whole numbers are written without Babel (its import is a tenth of a CLI run);
+    they must come out as Babel writes them."""
+    from babel.numbers import format_decimal
+
+    assert translator("en").number(value) == format_decimal(value, locale="en")
+
+
+def test_english_needs_no_babel():
+    """``kingdomino`` in English never imports Babel (a fresh process: this one has it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, translations, kingdomino.cli; t = translations.translator('en');"
+        " t.number(1234); t.gettext('{n} and', n=5);"
+        " sys.exit(any(m.startswith('babel') for m in sys.modules))"
+    )
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
 @pytest.mark.parametrize(
     ("tags", "expected"),
     [

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from vision import load_image as load_image_module
-from vision.load_image import ImageError, load_image
+from vision.load_image import ImageError, LoadingImage, load_image
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_images" / "synthetic-scene-20.jpg"
 
@@ -185,3 +185,25 @@ def test_other_output_during_a_decode_still_reaches_stderr(capfd):
         os.write(2, b"Corrupt JPEG data: premature end of data segment\nserver log line\n")
     assert messages == ["Corrupt JPEG data: premature end of data segment"]
     assert capfd.readouterr().err == "server log line\n"
+
+
+def test_an_image_loading_in_a_thread_gives_what_load_image_gives(tmp_path):
+    """``LoadingImage`` (the CLI decodes while it imports the reader) changes nothing: the same
+    pixels, and the same refusal, raised when the image is asked for."""
+    path = tmp_path / "big.jpg"
+    _gradient(3200, 2400).save(path, quality=80)
+    np.testing.assert_array_equal(LoadingImage(path).image(), load_image(path))
+    loading = LoadingImage(tmp_path / "nope.jpg")  # does not raise here: in its thread
+    with pytest.raises(ImageError, match="no such file"):
+        loading.image()
+
+
+def test_a_reading_from_a_loading_image_is_the_files_own():
+    from vision.pipeline import read_image, read_table
+
+    photo = SAMPLE
+    alone, loaded = read_image(photo), read_image(LoadingImage(photo))
+    assert loaded.source == alone.source == str(photo)
+    assert loaded.board.rows_text() == alone.board.rows_text()
+    table = read_table(LoadingImage(photo))
+    assert table.source == str(photo) and table.photo_scale == read_table(photo).photo_scale

@@ -102,3 +102,21 @@ def test_a_second_opinion_joins_only_the_second_look(shared_dir):
     assert not np.allclose(t1, t2, atol=1e-6)  # two networks indeed, not one read twice
     np.testing.assert_allclose(crowns, c1, atol=1e-6)  # crowns are the first network's
     assert not np.allclose(c1, c2, atol=1e-6)
+
+
+def test_the_model_loads_in_the_background_once(monkeypatch):
+    """The pipeline starts loading the model while it finds the kingdom; the cells then get that
+    one model, and once it is loaded no thread is started again."""
+    import vision.model as model_module
+
+    model_module._load_model_once.cache_clear()
+    model_module.load_model_in_background()
+    loaded = model_module.load_model()  # waits for the thread's load, not a second one
+    assert model_module._load_model_once.cache_info().misses == 1
+
+    def no_thread(*args, **kwargs):
+        raise AssertionError("a loaded model is not loaded again")
+
+    monkeypatch.setattr(model_module.threading, "Thread", no_thread)
+    model_module.load_model_in_background()
+    assert model_module.load_model() is loaded

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from vision.find import location_from_corners
-from vision.rectify import straighten, warp_at_scale
+from vision.rectify import photo_in_view, straighten, warp_at_scale
 
 
 def _photo(side: int) -> tuple[np.ndarray, np.ndarray]:
@@ -50,3 +50,19 @@ def test_parts_of_the_view_past_the_photo_stay_black():
     board = straighten(photo, location_from_corners(frame, 5))
     assert board[:240, :240].mean() > 60  # the photo's grain, in the top-left quarter
     assert board[260:].max() == 0 and board[:, 260:].max() == 0  # beyond its edges
+
+
+def test_the_photo_in_view_mask_is_an_all_white_photo_warped_alike():
+    """``photo_in_view`` saves shrinking a photo-sized all-255 image: it must mark exactly the
+    pixels that warping one would (tilted view, part of it past the photo, fine and coarse)."""
+    shape = (900, 1200)
+    corners = np.array([[-150, 100], [700, 40], [760, 980], [-90, 930]], np.float32)
+    for side, view in ((100, 700), (400, 700), (700, 700)):  # finer 8.5, 2.1 and 1.2
+        target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+        to_view = cv2.getPerspectiveTransform(corners, target).astype(np.float64)
+        finer = view / side * 1.2
+        white = np.full(shape, 255, np.uint8)
+        warped = warp_at_scale(white, to_view, (side, side), finer, cv2.INTER_NEAREST)
+        mask = photo_in_view(shape, to_view, (side, side), finer)
+        assert 0 < (mask == 0).sum() < mask.size  # some of the view is past the photo's edge
+        np.testing.assert_array_equal(mask, warped)

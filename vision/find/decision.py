@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.find.edges import gradient_images, opponent_colour
 from vision.find.location import cells_in_photo
+from vision.stats import median
 
 PX = 32  # pixels per cell of the straightened view the check looks at
 EDGE_TOLERANCE = 0.2  # of a cell: how far a tapped or fitted line may be from the real edge
@@ -81,7 +82,7 @@ def lattice_evidence(view: np.ndarray, size: int) -> tuple[float, float]:
                 total += 1
                 near = strip[centre - reach - lo : centre + reach + 1 - lo]
                 peak = float(near.max())
-                if peak >= MIN_EDGE_GRADIENT and peak >= 1.6 * float(np.median(strip)) + 1e-6:
+                if peak >= MIN_EDGE_GRADIENT and peak >= 1.6 * float(median(strip)) + 1e-6:
                     hits += 1
     inner = colour.reshape(size, PX, size, PX, 3)[:, PX // 5 : -PX // 5, :, PX // 5 : -PX // 5]
     means = inner.mean(axis=(1, 3)).reshape(-1, 3)
@@ -246,7 +247,7 @@ def reading_order(locations: list) -> list:
         return []
     centres = [loc.corners.mean(axis=0) for loc in locations]
     heights = [np.ptp(loc.corners[:, 1]) for loc in locations]
-    tolerance = 0.5 * float(np.median(heights))
+    tolerance = 0.5 * float(median(heights))
     order = sorted(range(len(locations)), key=lambda i: centres[i][1])
     rows: list[list[int]] = []
     for i in order:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.stats import median
+
 # Pixels per cell of the internal straightened views used to find and fit the lattice.
 LATTICE_PX = 40
 
@@ -100,12 +102,28 @@ def lattice_edges(
         # Rows of ``grad`` run along the lines: sum each cell's stretch of every column at once.
         stretch = grad[margin : margin + bands * P].reshape(bands, P, -1)[:, trim : P - trim]
         sums = stretch.sum(axis=1)  # (bands, across)
-        for i in range(1, lines) if inner_only else range(lines + 1):
-            centre = margin + i * P
-            found = strongest_peaks(sums[:, centre - half : centre + half + 1])
+        centres = [margin + i * P for i in (range(1, lines) if inner_only else range(lines + 1))]
+        peaks = _strongest_peaks_of_each([sums[:, c - half : c + half + 1] for c in centres])
+        for centre, found in zip(centres, peaks, strict=True):
             for j in range(bands):
                 lo, hi = margin + j * P + trim, margin + (j + 1) * P - trim
                 yield vertical, centre, (lo + hi) / 2, found[j]
+
+
+def _strongest_peaks_of_each(windows: list[np.ndarray]) -> list[list[tuple[float, float] | None]]:
+    """``strongest_peaks`` of each window, all windows of one width in a single call: the lattice
+    search asks for thousands of small windows, and the cost per call was most of it. Each row
+    is judged on its own, so the answers are those of one call per window."""
+    peaks: list = [None] * len(windows)
+    by_width: dict[int, list[int]] = {}
+    for n, window in enumerate(windows):
+        by_width.setdefault(window.shape[1], []).append(n)
+    for members in by_width.values():
+        found = strongest_peaks(np.concatenate([windows[n] for n in members]))
+        for n in members:
+            rows = len(windows[n])
+            peaks[n], found = found[:rows], found[rows:]
+    return peaks
 
 
 def strongest_peaks(strips: np.ndarray) -> list[tuple[float, float] | None]:
@@ -119,7 +137,7 @@ def strongest_peaks(strips: np.ndarray) -> list[tuple[float, float] | None]:
     smooth[:, :-1] += 0.25 * strips[:, 1:]
     k = np.argmax(smooth[:, 1:-1], axis=1) + 1
     rows = np.arange(count)
-    base = np.median(smooth, axis=1) + 1e-6
+    base = median(smooth, axis=1) + 1e-6
     left, mid, right = smooth[rows, k - 1], smooth[rows, k], smooth[rows, k + 1]
     strength = mid / base
     denom = left - 2 * mid + right

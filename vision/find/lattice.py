@@ -29,6 +29,7 @@ from vision.find.edges import (
 )
 from vision.find.extent import place_frame
 from vision.find.location import SIZES, NoBoardFound, order_corners
+from vision.stats import median
 
 
 def _lattice_contrast(profile: np.ndarray, cells: int) -> float:
@@ -69,7 +70,7 @@ def _comb_score(profile: np.ndarray, cells: int) -> float:
         lo, hi = max(0, centre - radius), min(length, centre + radius + 1)
         if hi > lo:
             peaks.append(profile[lo:hi].max())
-    baseline = float(np.median(profile)) + 1e-6
+    baseline = float(median(profile)) + 1e-6
     return float(np.mean(peaks)) / baseline if peaks else 0.0
 
 
@@ -463,7 +464,7 @@ def _refine_on_edges(
         solution, *_ = np.linalg.lstsq(a[keep] * sqrt_w, b[keep] * sqrt_w[:, 0], rcond=None)
         correction = np.append(solution, 1.0).reshape(3, 3)
         residual = np.abs(a @ solution - b)
-        limit = max(0.06 * P, 2.5 * np.median(residual[keep]))
+        limit = max(0.06 * P, 2.5 * median(residual[keep]))
         new_keep = residual < limit
         if new_keep.sum() < 10 or (new_keep == keep).all():
             break

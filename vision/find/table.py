@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 import cv2
 import numpy as np
+
+from vision.model import MODELS_DIR
+from vision.stats import median
 
 BORDER_BAND = 0.04  # fraction of the short side sampled as "table"
 TABLE_CLUSTERS = 6
@@ -180,7 +182,7 @@ def _without_pattern_specks(tiles: np.ndarray, table_area: np.ndarray) -> np.nda
     specks = areas[(inside > 0) & (areas < PATTERN_MAX_SPECK * tiles.size)]
     if len(specks) < PATTERN_MIN_SPECKS:
         return tiles
-    limit = PATTERN_SPECK_FACTOR * float(np.median(specks))
+    limit = PATTERN_SPECK_FACTOR * float(median(specks))
     keep = np.concatenate([[False], areas > limit])
     return np.where(keep[labels], 255, 0).astype(np.uint8)
 
@@ -228,8 +230,7 @@ class _PixelNetwork:
 @lru_cache(maxsize=1)
 def _pixel_network() -> _PixelNetwork:
     """The packaged network, loaded once per process (plain arrays: no pickle)."""
-    path = resources.files("vision").joinpath("models", PIXEL_MODEL_FILE)
-    with path.open("rb") as file, np.load(file, allow_pickle=False) as arrays:
+    with np.load(MODELS_DIR / PIXEL_MODEL_FILE, allow_pickle=False) as arrays:
         return _PixelNetwork(
             arrays["mean"], arrays["scale"], arrays["w1"], arrays["b1"], arrays["w2"], arrays["b2"]
         )

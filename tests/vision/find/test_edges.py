@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.vision.find.conftest import draw_tiles
-from vision.find.edges import frame_edge_support, strongest_peaks
+from vision.find.edges import _strongest_peaks_of_each, frame_edge_support, strongest_peaks
 
 
 def test_a_strip_s_strongest_peak_is_found_between_pixels_and_a_flat_strip_has_none():
@@ -23,3 +23,14 @@ def test_a_frame_on_the_tiles_has_edges_on_its_lines_and_one_half_a_cell_off_doe
     on_tiles = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
     assert frame_edge_support(image, on_tiles, 5) == 1.0
     assert frame_edge_support(image, on_tiles + 30, 5) < 0.5
+
+
+def test_peaks_of_many_windows_at_once_are_those_of_each_alone():
+    """The lattice search asks for all its windows in one call per width: the answers must be
+    exactly those of one call per window (each row is judged on its own)."""
+    rng = np.random.default_rng(3)
+    windows = [rng.random((rows, width)) * 10 for rows, width in ((5, 21), (5, 21), (3, 20))]
+    windows[1][:, 9] += 40  # a clear peak in every row of one window
+    together = _strongest_peaks_of_each(windows)
+    assert together == [strongest_peaks(window) for window in windows]
+    assert all(found is not None for found in together[1])
