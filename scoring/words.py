@@ -65,6 +65,39 @@ def nmsg(singular: str, plural: str, count: int, /, **params: object) -> Message
     return Message(singular, tuple(params.items()), plural, count)
 
 
+def joined(sentences: Sequence[Message | str], separator: str = " ") -> Message:
+    """Sentences said one after another, as one message (a notice of several sentences).
+
+    Not a catalog entry: there is nothing to translate but the sentences themselves."""
+    return Message("{sentences}", (("sentences", Joined(tuple(sentences), separator)),))
+
+
+def to_data(value: object) -> object:
+    """A message (or text, number, list) as JSON-ready data that ``from_data`` turns back into
+    the same message, so a saved draft still says it in whatever language the page speaks."""
+    if isinstance(value, Message):
+        params = [[key, to_data(item)] for key, item in value.params]
+        return {"message": value.text, "params": params, "plural": value.plural, "n": value.n}
+    if isinstance(value, Joined):
+        return {"joined": [to_data(item) for item in value.items], "separator": value.separator}
+    if isinstance(value, list | tuple):
+        return {"list": [to_data(item) for item in value]}
+    return value
+
+
+def from_data(data: object) -> object:
+    """The message (or value) ``to_data`` gave ``data`` for; plain JSON values as they are."""
+    if isinstance(data, dict) and "message" in data:
+        params = tuple((str(key), from_data(item)) for key, item in data.get("params", ()))
+        plural = data.get("plural")
+        return Message(str(data["message"]), params, plural, int(data.get("n", 0)))
+    if isinstance(data, dict) and "joined" in data:
+        return Joined(tuple(from_data(item) for item in data["joined"]), str(data["separator"]))
+    if isinstance(data, dict) and "list" in data:
+        return [from_data(item) for item in data["list"]]
+    return data
+
+
 def _english(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
