@@ -9,7 +9,13 @@ import re
 import pytest
 
 from tests.app_boards import BOARD_51
-from tests.e2e.conftest import enter_board_text, expect, open_app, wait_for_app_run
+from tests.e2e.conftest import (
+    click_when_idle,
+    enter_board_text,
+    expect,
+    open_app,
+    wait_for_app_run,
+)
 
 # English a translated page must not show: the issue's words and the app's own labels.
 ENGLISH = [
@@ -128,5 +134,25 @@ def test_the_picker_overrides_the_browser_and_survives_a_reload(browser, app_ser
         expect(page.get_by_text("Ustawienia gry")).to_have_count(0)
         picker = page.locator(".st-key-language_picker").get_by_role("combobox")
         expect(picker).to_have_accessible_name("Ngôn ngữ")  # "Language", itself in Vietnamese
+    finally:
+        context.close()
+
+
+def test_a_sample_photos_reading_notes_are_in_the_browsers_language(browser, app_server):
+    """The photo reader's own sentences (its decoding note) come from the catalogs too."""
+    context = browser.new_context(viewport={"width": 1000, "height": 1400}, locale="pl-PL")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        open_app(page, app_server.url, title=LANGUAGES["pl-PL"]["title"])
+        wait_for_app_run(page)
+        click_when_idle(page, page.get_by_role("button", name="Wypróbuj ten przykład"))
+        total = page.get_by_test_id("stMetric").filter(has_text="razem").first
+        expect(total).to_contain_text("51", timeout=20_000)  # aau-board-1.jpg, the first sample
+        click_when_idle(page, page.get_by_text("Co aplikacja zobaczyła w aau-board-1.jpg"))
+        saw = page.get_by_test_id("stExpanderDetails").filter(has_text="Odczytane królestwo")
+        # "As read, the kingdom splits into distinct real dominoes; nothing changed."
+        expect(saw).to_contain_text("królestwo dzieli się na różne prawdziwe kafelki domino")
+        expect(saw).not_to_contain_text("real dominoes")
     finally:
         context.close()
