@@ -22,7 +22,7 @@ from kingdomino.inputs import (
 )
 from scoring import Rules, Score, check_game, rank_players, score_board
 from scoring.board import terrain_name
-from scoring.words import Joined, Message, msg, nmsg, where
+from scoring.words import Joined, Message, msg, where
 from translations import Translator, translator
 
 EXIT_OK = 0
@@ -354,16 +354,12 @@ def _kingdoms_from_photo(
     table = read_table(photo, None)
     if len(table.kingdoms) != len(names):
         found, given = len(table.kingdoms), len(names)
-        # Whole sentences: the count of kingdoms found chooses the form, the names' count is
-        # put where its case does not change (Polish).
+        # The counts stand where their case does not change ("kingdom(s)" in English).
         if table.cut_off:
             raise InputError(
-                nmsg(
-                    "{file}: {n} complete kingdom found ({cut_off}) but names given: {names}; "
+                msg(
+                    "{file}: {n} complete kingdom(s) found ({cut_off}) but {names} names given; "
                     "give one name per kingdom, left to right",
-                    "{file}: {n} complete kingdoms found ({cut_off}) but names given: {names}; "
-                    "give one name per kingdom, left to right",
-                    found,
                     file=photo,
                     n=found,
                     cut_off=Joined(tuple(table.cut_off)),
@@ -371,12 +367,9 @@ def _kingdoms_from_photo(
                 )
             )
         raise InputError(
-            nmsg(
-                "{file}: {n} complete kingdom found but names given: {names}; give one name per "
-                "kingdom, left to right",
-                "{file}: {n} complete kingdoms found but names given: {names}; give one name per "
-                "kingdom, left to right",
-                found,
+            msg(
+                "{file}: {n} complete kingdom(s) found but {names} names given; give one name "
+                "per kingdom, left to right",
                 file=photo,
                 n=found,
                 names=given,
