@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 
 class Message(str):
@@ -82,7 +83,13 @@ def to_data(value: object) -> object:
         return {"joined": [to_data(item) for item in value.items], "separator": value.separator}
     if isinstance(value, list | tuple):
         return {"list": [to_data(item) for item in value]}
-    return value
+    if isinstance(value, bool | str) or value is None:
+        return value
+    if isinstance(value, Integral):  # numpy's integers too (a cell's row from an array)
+        return int(value)
+    if isinstance(value, Real):
+        return float(value)
+    return str(value)
 
 
 def from_data(data: object) -> object:
@@ -110,7 +117,7 @@ def _english(value: object) -> str:
 
 def where(row: int, col: int) -> Message:
     """A cell as people count it: ``str(where(0, 2)) == "row 1, column 3"`` (row 1 on top)."""
-    return msg("row {row}, column {column}", row=row + 1, column=col + 1)
+    return msg("row {row}, column {column}", row=int(row) + 1, column=int(col) + 1)
 
 
 def and_list(items: Sequence[str]) -> str:

@@ -33,8 +33,9 @@ def test_no_kingdom_found_is_said_in_polish():
     assert "kingdom" not in polish and "table" not in polish
 
 
-def _holes_note(filled_cells: int, language: str) -> str:
-    """The note of a reading whose decoding wanted ``filled_cells`` sure holes as tiles."""
+def _holes_case(filled_cells: int) -> tuple[Decoded, Decoded, np.ndarray]:
+    """A reading whose decoding wanted ``filled_cells`` sure holes as tiles: (decoded with the
+    holes kept, decoded filling them, the holes it filled)."""
     terrain = np.full((5, 5), WHEAT)
     terrain[2, 2] = CASTLE
     crowns = np.zeros((5, 5), int)
@@ -51,8 +52,11 @@ def _holes_note(filled_cells: int, language: str) -> str:
         "unchanged",
     )
     filling = Decoded(terrain, crowns, unchanged, kept.note, "unchanged")
-    note = _with_holes_kept(kept, filling, filled).note
-    return translator(language).say(note)
+    return kept, filling, filled
+
+
+def _holes_note(filled_cells: int, language: str) -> str:
+    return translator(language).say(_with_holes_kept(*_holes_case(filled_cells)).note)
 
 
 def test_a_hole_flag_note_takes_polish_plural_forms():
@@ -91,6 +95,11 @@ def test_a_message_kept_in_a_draft_is_said_again_in_any_language():
     assert again == caught.value.message  # the same English
     assert translator("vi").say(again) == translator("vi").say(caught.value.message)
     assert translator("vi").say(again).startswith("không tìm thấy vương quốc")
+    # A note naming cells found with numpy (np.nonzero's integers) is JSON too.
+    note = _with_holes_kept(*_holes_case(1)).note
+    assert translator("pl").say(from_data(json.loads(json.dumps(to_data(note))))) == (
+        translator("pl").say(note)
+    )
 
 
 def test_the_cli_says_vision_in_its_language_and_names_the_option(tmp_path, capsys):
