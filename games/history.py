@@ -35,6 +35,7 @@ from urllib.parse import quote
 
 from games.model import Game, GameError, game_from_dict, game_to_dict
 from games.salvage import Salvaged, salvage
+from scoring.words import Joined, Message, joined, msg, nmsg
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -57,7 +58,6 @@ BUSY_TIMEOUT_S = 5.0
 RETRY_PAUSES_S = (0.1, 0.3, 0.9)
 _CORRUPT = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 _BUSY = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-_OTHER_SETTING = "or set KINGDOMINO_DB to another file"
 # Files checked for damage in this process (the check reads the whole file, so once per file).
 _checked: set[Path] = set()
 # What happened to a damaged file, told by every GameHistory of that path in this process (the
@@ -114,6 +114,10 @@ _gate = _Gate()
 class HistoryError(Exception):
     """The history cannot be used as asked; the message says what is wrong and what to do."""
 
+    def __init__(self, message: Message | str) -> None:
+        super().__init__(str(message))
+        self.message = message  # for a translator (``translations.Translator.say``)
+
 
 class _Damaged(sqlite3.DatabaseError):
     """``PRAGMA quick_check`` found damage (SQLite raises no error of its own for that)."""
@@ -153,12 +157,13 @@ class GameHistory:
             self._run(self._create)
 
     @property
-    def notice(self) -> str | None:
+    def notice(self) -> Message | None:
         """A sentence the user should read: what became of a damaged file, or why saving is off."""
         if self.read_only_folder:
-            return (
-                f"The saved games are shown read-only: saving needs the folder {self.path.parent} "
-                "to be writable (SQLite keeps a journal beside the history file)."
+            return msg(
+                "The saved games are shown read-only: saving needs the folder {folder} to be "
+                "writable (SQLite keeps a journal beside the history file).",
+                folder=str(self.path.parent),
             )
         return _notices.get(self.path)
 
@@ -186,7 +191,7 @@ class GameHistory:
             )
             return game_id
 
-        return self._run(insert, action="save the game")
+        return self._run(insert, action=msg("Could not save the game"))
 
     def list(self) -> list[SavedGame]:
         """Every saved game, newest first (a row someone edited by hand shows as best it can)."""
@@ -208,7 +213,11 @@ class GameHistory:
             return game_from_dict(json.loads(row[0]))
         except (GameError, ValueError, TypeError) as err:
             raise HistoryError(
-                f"Saved game {game_id} cannot be opened ({err}); you can delete it."
+                msg(
+                    "Saved game {number} cannot be opened ({error}); you can delete it.",
+                    number=str(game_id),
+                    error=getattr(err, "message", None) or str(err),
+                )
             ) from None
 
     def photos(self, game_id: int) -> list[dict[str, bytes]]:
@@ -230,27 +239,37 @@ class GameHistory:
             db.execute("DELETE FROM photos WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
-        self._run(remove, action="delete the game")
+        self._run(remove, action=msg("Could not delete the game"))
 
     # ---- the file -----------------------------------------------------------------------------
 
     def _prepare_folder(self) -> None:
         if self.path.is_dir():
             raise HistoryError(
-                f"The history file {self.path} is a folder, not a file: remove the folder "
-                f"{_OTHER_SETTING} (a path ending in .db)."
+                msg(
+                    "The history file {file} is a folder, not a file: remove the folder or set "
+                    "KINGDOMINO_DB to another file (a path ending in .db).",
+                    file=str(self.path),
+                )
             )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
             raise HistoryError(
-                f"The history file {self.path} cannot be created: a part of its folder path is a "
-                f"file, not a folder. Move that file away {_OTHER_SETTING}."
+                msg(
+                    "The history file {file} cannot be created: a part of its folder path is a "
+                    "file, not a folder. Move that file away or set KINGDOMINO_DB to another file.",
+                    file=str(self.path),
+                )
             ) from None
         except OSError as err:
             raise HistoryError(
-                f"The folder {self.path.parent} for the history cannot be created "
-                f"({_reason(err)}): create it yourself {_OTHER_SETTING}."
+                msg(
+                    "The folder {folder} for the history cannot be created ({reason}): create it "
+                    "yourself or set KINGDOMINO_DB to another file.",
+                    folder=str(self.path.parent),
+                    reason=_reason(err),
+                )
             ) from None
 
     def _folder_unwritable(self) -> bool:
@@ -290,9 +309,13 @@ class GameHistory:
         if not columns >= _OURS:
             shown = ", ".join(sorted(t for t in tables if not t.startswith("sqlite_"))[:5])
             raise HistoryError(
-                f"The file {self.path} is not a Kingdomino history: it is another program's "
-                f"database (with tables {shown}), and it was left untouched. Set KINGDOMINO_DB to "
-                "another file (a path ending in .db)."
+                msg(
+                    "The file {file} is not a Kingdomino history: it is another program's "
+                    "database (with tables {tables}), and it was left untouched. Set "
+                    "KINGDOMINO_DB to another file (a path ending in .db).",
+                    file=str(self.path),
+                    tables=shown,
+                )
             )
 
     @contextmanager
@@ -314,8 +337,9 @@ class GameHistory:
             return sqlite3.connect(address, uri=True, timeout=BUSY_TIMEOUT_S)
         return sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S)
 
-    def _run(self, work: Callable[[sqlite3.Connection], T], action: str = "open the history") -> T:
+    def _run(self, work: Callable[[sqlite3.Connection], T], action: Message | None = None) -> T:
         """``work`` in a transaction; retried while locked, a damaged file salvaged once."""
+        action = action or msg("Could not open the history")
         salvaged = False
         for pause in (*RETRY_PAUSES_S, None):
             try:
@@ -365,8 +389,12 @@ class GameHistory:
             except OSError as move_err:
                 new.unlink(missing_ok=True)
                 raise HistoryError(
-                    f"The history file {self.path} is damaged and cannot be moved aside "
-                    f"({_reason(move_err)}): move or delete it yourself {_OTHER_SETTING}."
+                    msg(
+                        "The history file {file} is damaged and cannot be moved aside ({reason}): "
+                        "move or delete it yourself or set KINGDOMINO_DB to another file.",
+                        file=str(self.path),
+                        reason=_reason(move_err),
+                    )
                 ) from None
             _checked.discard(self.path)
             _notices[self.path] = _salvage_notice(aside.name, result)
@@ -382,74 +410,128 @@ class GameHistory:
         finally:
             db.close()
 
-    def _error(self, err: Exception, action: str) -> HistoryError:
+    def _error(self, err: Exception, action: Message) -> HistoryError:
+        """``action``: the clause saying what failed ("Could not save the game"), a whole clause
+        so that no translator has to fit a verb into someone else's sentence."""
         code = _code(err) if isinstance(err, sqlite3.Error) else None
+        file, folder = str(self.path), str(self.path.parent)
         if self.read_only_folder:
             return HistoryError(
-                f"Could not {action}: saving needs the folder {self.path.parent} to be writable "
-                "(SQLite keeps a journal beside the history file). Make it writable "
-                f"{_OTHER_SETTING}; the saved games can still be opened."
+                msg(
+                    "{failed}: saving needs the folder {folder} to be writable (SQLite keeps a "
+                    "journal beside the history file). Make it writable or set KINGDOMINO_DB to "
+                    "another file; the saved games can still be opened.",
+                    failed=action,
+                    folder=folder,
+                )
             )
         if code == sqlite3.SQLITE_READONLY:
             return HistoryError(
-                f"Could not {action}: the history file {self.path} is read-only. Make it "
-                f"writable {_OTHER_SETTING}, then try again."
+                msg(
+                    "{failed}: the history file {file} is read-only. Make it writable or set "
+                    "KINGDOMINO_DB to another file, then try again.",
+                    failed=action,
+                    file=file,
+                )
             )
         if code in _BUSY:
             return HistoryError(
-                f"Could not {action}: the history is busy with another save. Try again."
+                msg("{failed}: the history is busy with another save. Try again.", failed=action)
             )
         if code in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH) or (
             isinstance(err, PermissionError)
         ):
             return HistoryError(
-                f"Could not {action}: the history file {self.path} cannot be opened or created "
-                f"({_reason(err)}). Check that you may write to its folder {_OTHER_SETTING}."
+                msg(
+                    "{failed}: the history file {file} cannot be opened or created ({reason}). "
+                    "Check that you may write to its folder or set KINGDOMINO_DB to another file.",
+                    failed=action,
+                    file=file,
+                    reason=_reason(err),
+                )
             )
         if code == sqlite3.SQLITE_FULL:
-            return HistoryError(f"Could not {action}: the disk is full. Free some space and retry.")
+            return HistoryError(
+                msg("{failed}: the disk is full. Free some space and retry.", failed=action)
+            )
         if code in _CORRUPT:
             return HistoryError(
-                f"Could not {action}: the history file {self.path} is damaged. Move it away "
-                f"{_OTHER_SETTING}."
+                msg(
+                    "{failed}: the history file {file} is damaged. Move it away or set "
+                    "KINGDOMINO_DB to another file.",
+                    failed=action,
+                    file=file,
+                )
             )
         return HistoryError(
-            f"Could not {action} in the history file {self.path} ({_reason(err)}). Try again."
+            msg(
+                "{failed} in the history file {file} ({reason}). Try again.",
+                failed=action,
+                file=file,
+                reason=_reason(err),
+            )
         )
 
 
-def _salvage_notice(aside: str, result: Salvaged) -> str:
+def _salvage_notice(aside: str, result: Salvaged) -> Message:
     """What the user is told about a salvaged file: how many games came through, which did not."""
     if not result.readable:
-        return (
-            f"The history file was damaged beyond reading, so it was kept aside as {aside} "
-            "(never written to again) and a new, empty history was started."
+        return msg(
+            "The history file was damaged beyond reading, so it was kept aside as {file} "
+            "(never written to again) and a new, empty history was started.",
+            file=aside,
         )
     parts = [
-        f"The history file was damaged: {_count(result.games, 'saved game')} could still be "
-        f"read and {'was' if result.games == 1 else 'were'} recovered into a new file; the "
-        f"damaged one is kept aside as {aside} (never written to again)."
+        nmsg(
+            "The history file was damaged: {n} saved game could still be read and was recovered "
+            "into a new file; the damaged one is kept aside as {file} (never written to again).",
+            "The history file was damaged: {n} saved games could still be read and were "
+            "recovered into a new file; the damaged one is kept aside as {file} (never written "
+            "to again).",
+            result.games,
+            n=result.games,
+            file=aside,
+        )
     ]
     if result.lost_games:
-        parts.append(f"Lost: {_lost_games_text(result)}.")
+        parts.append(msg("Lost: {games}.", games=_lost_games_text(result)))
     photos = [photo for photo in result.lost_photos if photo is None or photo[0] in result.saved_at]
     if photos:
-        named = [f"{player}'s in game {game}" for game, player in filter(None, photos)][:5]
-        parts.append(
-            f"{_count(len(photos), 'photo')} could not be read"
-            + (f" ({', '.join(named)})" if named else "")
-            + "; those games open without them."
-        )
+        named = [
+            msg("{player}'s in game {number}", player=player, number=str(game))
+            for game, player in filter(None, photos)
+        ][:5]
+        if named:
+            parts.append(
+                nmsg(
+                    "{n} photo could not be read ({photos}); those games open without them.",
+                    "{n} photos could not be read ({photos}); those games open without them.",
+                    len(photos),
+                    n=len(photos),
+                    photos=Joined(tuple(named), ", "),
+                )
+            )
+        else:
+            parts.append(
+                nmsg(
+                    "{n} photo could not be read; those games open without them.",
+                    "{n} photos could not be read; those games open without them.",
+                    len(photos),
+                    n=len(photos),
+                )
+            )
     if "games" in result.cut_short:
-        parts.append("Games saved after the last one recovered may be lost too.")
+        parts.append(msg("Games saved after the last one recovered may be lost too."))
     if "photos" in result.cut_short:
-        parts.append("Some photos could not be reached and may be lost; games open without them.")
+        parts.append(
+            msg("Some photos could not be reached and may be lost; games open without them.")
+        )
     if result.lost_rows or set(result.cut_short) - {"games", "photos"}:
-        parts.append("Part of the games in progress could not be read either.")
-    return " ".join(parts)
+        parts.append(msg("Part of the games in progress could not be read either."))
+    return joined(parts)
 
 
-def _lost_games_text(result: Salvaged) -> str:
+def _lost_games_text(result: Salvaged) -> Joined:
     """The lost games by number, each run with when it was saved (between its readable
     neighbours), e.g. 'games 41 to 47 (saved between 2026-03-02 10:04 and 2026-03-03 18:30)'."""
     runs: list[list[int]] = []
@@ -462,24 +544,40 @@ def _lost_games_text(result: Salvaged) -> str:
     for run in runs[:5]:
         before = [result.saved_at[i] for i in result.saved_at if i < run[0]]
         after = [result.saved_at[i] for i in result.saved_at if i > run[-1]]
-        numbers = f"game {run[0]}" if len(run) == 1 else f"games {run[0]} to {run[-1]}"
-        when = []
-        if before:
-            when.append(f"after {_short_time(max(before))}")
-        if after:
-            when.append(f"before {_short_time(min(after))}")
-        texts.append(f"{numbers} (saved {' and '.join(when)})" if when else numbers)
+        numbers = (
+            msg("game {number}", number=str(run[0]))
+            if len(run) == 1
+            else msg("games {first} to {last}", first=str(run[0]), last=str(run[-1]))
+        )
+        if before and after:
+            texts.append(
+                msg(
+                    "{games} (saved after {after} and before {before})",
+                    games=numbers,
+                    after=_short_time(max(before)),
+                    before=_short_time(min(after)),
+                )
+            )
+        elif before:
+            texts.append(
+                msg("{games} (saved after {after})", games=numbers, after=_short_time(max(before)))
+            )
+        elif after:
+            texts.append(
+                msg(
+                    "{games} (saved before {before})", games=numbers, before=_short_time(min(after))
+                )
+            )
+        else:
+            texts.append(numbers)
     if len(runs) > 5:
-        texts.append(f"{_count(sum(map(len, runs[5:])), 'more game')}")
-    return ", ".join(texts)
+        more = sum(map(len, runs[5:]))
+        texts.append(nmsg("{n} more game", "{n} more games", more, n=more))
+    return Joined(tuple(texts), ", ")
 
 
 def _short_time(saved_at: str) -> str:
     return _when(saved_at).strftime("%Y-%m-%d %H:%M")
-
-
-def _count(number: int, word: str) -> str:
-    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def _code(err: sqlite3.Error) -> int | None:

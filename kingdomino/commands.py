@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from kingdomino.inputs import (
-    NOT_REGULAR,
     InputError,
     LoadedInput,
     folder_advice,
     is_image_file,
     load_input,
+    no_such_file,
+    not_regular,
     read_photo,
     read_table,
 )
@@ -56,9 +57,11 @@ def _crowns(n: int) -> str:
     return _n("{n} crown", "{n} crowns", n, n=n)
 
 
-def print_error(message: str) -> None:
-    """A bad input or argument: one ``kingdomino: ...`` line on stderr."""
-    print(f"kingdomino: {' '.join(message.split())}", file=sys.stderr)
+def print_error(message: Message | str | InputError) -> None:
+    """A bad input or argument: one ``kingdomino: ...`` line on stderr, in the CLI's language."""
+    if isinstance(message, InputError):
+        message = message.message
+    print(f"kingdomino: {' '.join(say(message).split())}", file=sys.stderr)
 
 
 # ---- score ---------------------------------------------------------------------------------
@@ -168,7 +171,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                 continue
             loaded = load_input(path, size=args.size, corners=args.corners)
         except InputError as err:
-            print_error(str(err))
+            print_error(err)
             status = EXIT_BAD_INPUT
             continue
         score = score_board(loaded.board, rules)
@@ -183,7 +186,7 @@ def _corners_with_all(args: argparse.Namespace) -> bool:
     """--corners locate one kingdom: with --kingdoms all it is an error (said on stderr)."""
     if args.kingdoms == "all" and args.corners is not None:
         print_error(
-            "--corners gives one kingdom's corners: leave out --kingdoms all, or the corners"
+            msg("--corners gives one kingdom's corners: leave out --kingdoms all, or the corners")
         )
         return True
     return False
@@ -191,7 +194,7 @@ def _corners_with_all(args: argparse.Namespace) -> bool:
 
 def _score_table(name: str, table: Any, rules: Rules, as_json: bool) -> None:
     """Score every kingdom of a ``vision.pipeline.TableReading``: one JSON line (or block) each."""
-    not_scored = [f"not scored: {sentence}" for sentence in table.cut_off]
+    not_scored = [msg("not scored: {reason}", reason=sentence) for sentence in table.cut_off]
     for number, reading in enumerate(table.kingdoms, start=1):
         loaded = LoadedInput(reading.board, reading)
         score = score_board(loaded.board, rules)
@@ -201,11 +204,17 @@ def _score_table(name: str, table: Any, rules: Rules, as_json: bool) -> None:
             result["warnings"] = [*result["warnings"], *not_scored, *table.warnings]
             print(json.dumps(result), flush=True)
         else:
-            text = _score_text(f"{name}, kingdom {number}", loaded, score)
+            text = _score_text(
+                _("{file}, kingdom {number}", file=name, number=number), loaded, score
+            )
             print(text, end="\n\n", flush=True)
     if not as_json:
         for warning in (*not_scored, *table.warnings):
-            print(f"Warning ({name}): {warning}", end="\n\n", flush=True)
+            print(
+                _("Warning ({file}): {warning}", file=name, warning=say(warning)),
+                end="\n\n",
+                flush=True,
+            )
 
 
 def _kingdom_fields(number: int, reading: Any, photo_scale: float) -> dict:
@@ -226,23 +235,34 @@ def cmd_rank(args: argparse.Namespace) -> int:
         try:
             kingdoms, files = _kingdoms_from_photo(args.photo, args.players)
         except InputError as err:
-            print_error(str(err))
+            print_error(err)
             return EXIT_BAD_INPUT
     for argument in [] if args.photo is not None else args.players:
         name, sep, path = argument.partition("=")
         name = name.strip()
         if not sep or not name or not path:
-            print_error(f"{argument}: give each player as NAME=FILE, e.g. Anna=anna.txt")
+            print_error(
+                msg(
+                    "{argument}: give each player as NAME=FILE, e.g. Anna=anna.txt",
+                    argument=argument,
+                )
+            )
             status = EXIT_BAD_INPUT
             continue
         if name in kingdoms:
-            print_error(f"{argument}: {name} is given twice; names must differ")
+            print_error(
+                msg(
+                    "{argument}: {player} is given twice; names must differ",
+                    argument=argument,
+                    player=name,
+                )
+            )
             status = EXIT_BAD_INPUT
             continue
         try:
             loaded = load_input(path)
         except InputError as err:
-            print_error(f"{name}: {err}")
+            print_error(msg("{player}: {error}", player=name, error=err.message))
             status = EXIT_BAD_INPUT
             continue
         kingdoms[name] = loaded
@@ -252,7 +272,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
     try:
         ranking = rank_players(scores)
     except ValueError as err:
-        print_error(f"cannot rank: {err}")
+        print_error(msg("cannot rank: {error}", error=getattr(err, "message", None) or str(err)))
         return EXIT_BAD_INPUT
     game_warnings = check_game({name: score.board for name, score in scores.items()})
     provisional = _provisional(kingdoms)
@@ -326,17 +346,34 @@ def _kingdoms_from_photo(
     """The photo's complete kingdoms, given to ``names`` in reading order (left to right)."""
     names = [name.strip() for name in names]
     if any(not name or "=" in name for name in names):
-        raise InputError("with --photo, give only the players' names, in the kingdoms' order")
+        raise InputError(msg("with --photo, give only the players' names, in the kingdoms' order"))
     if len(set(names)) != len(names):
-        raise InputError("with --photo, each player's name must differ")
+        raise InputError(msg("with --photo, each player's name must differ"))
     if not is_image_file(photo):
-        raise InputError(f"{photo}: no such photo (--photo takes an image file)")
+        raise InputError(msg("{file}: no such photo (--photo takes an image file)", file=photo))
     table = read_table(photo, None)
     if len(table.kingdoms) != len(names):
-        cut = f" ({'; '.join(table.cut_off)})" if table.cut_off else ""
+        found, given = len(table.kingdoms), len(names)
+        # The counts stand where their case does not change ("kingdom(s)" in English).
+        if table.cut_off:
+            raise InputError(
+                msg(
+                    "{file}: {n} complete kingdom(s) found ({cut_off}) but {names} names given; "
+                    "give one name per kingdom, left to right",
+                    file=photo,
+                    n=found,
+                    cut_off=Joined(tuple(table.cut_off)),
+                    names=given,
+                )
+            )
         raise InputError(
-            f"{photo}: {len(table.kingdoms)} complete kingdom(s) found{cut} but"
-            f" {len(names)} names given; give one name per kingdom, left to right"
+            msg(
+                "{file}: {n} complete kingdom(s) found but {names} names given; give one name "
+                "per kingdom, left to right",
+                file=photo,
+                n=found,
+                names=given,
+            )
         )
     kingdoms, files = {}, {}
     for number, (name, reading) in enumerate(zip(names, table.kingdoms, strict=True), start=1):
@@ -375,18 +412,18 @@ def cmd_read(args: argparse.Namespace) -> int:
     for path in args.images:
         try:
             if not Path(path).exists():
-                raise InputError(f"{path}: no such file")
+                raise InputError(no_such_file(path))
             if Path(path).is_dir():
-                raise InputError(f"{path}: {folder_advice(path)}")
+                raise InputError(folder_advice(path))
             if not Path(path).is_file():
-                raise InputError(f"{path}: {NOT_REGULAR}")
+                raise InputError(not_regular(path))
             if args.kingdoms == "all":
                 table = read_table(path, args.size)
                 _print_table(path, table, args.json)
                 continue
             reading = read_photo(path, path, args.size, args.corners)
         except InputError as err:
-            print_error(str(err))
+            print_error(err)
             status = EXIT_BAD_INPUT
             continue
         if args.json:
@@ -398,21 +435,26 @@ def cmd_read(args: argparse.Namespace) -> int:
         for cell in uncertain:
             token = reading.board[cell["row"], cell["col"]].token
             lines.append(
-                f"  Uncertain: row {cell['row'] + 1}, column {cell['col'] + 1} read as {token}"
-                f" (confidence {cell['confidence']:.2f})"
+                "  "
+                + _(
+                    "Uncertain: {cell} read as {tile} (confidence {confidence})",
+                    cell=where(cell["row"], cell["col"]),
+                    tile=token,
+                    confidence=_words.number(cell["confidence"], "0.00"),
+                )
             )
         if not uncertain:
-            lines.append("  No uncertain cells.")
+            lines.append("  " + _("No uncertain cells."))
         if reading.cells.corrected.any():
-            lines.append(f"  Decoding: {reading.cells.decoding}")
-        lines += [f"  Warning: {warning}" for warning in reading.warnings]
+            lines.append("  " + _("Decoding: {note}", note=reading.cells.decoding))
+        lines += ["  " + _("Warning: {warning}", warning=warning) for warning in reading.warnings]
         print("\n".join(lines), end="\n\n", flush=True)
     return status
 
 
 def _print_table(path: str, table: Any, as_json: bool) -> None:
     """``read --kingdoms all``: each kingdom's board (or JSON line), then the cut-off ones."""
-    not_scored = [f"not read: {sentence}" for sentence in table.cut_off]
+    not_scored = [msg("not read: {reason}", reason=sentence) for sentence in table.cut_off]
     for number, reading in enumerate(table.kingdoms, start=1):
         if as_json:
             fields = _kingdom_fields(number, reading, table.photo_scale)
@@ -420,10 +462,13 @@ def _print_table(path: str, table: Any, as_json: bool) -> None:
             result["warnings"] = [*result["warnings"], *not_scored, *table.warnings]
             print(json.dumps(result), flush=True)
             continue
-        lines = [f"{path}, kingdom {number} ({reading.size}×{reading.size})"]
+        kingdom = _("{file}, kingdom {number}", file=path, number=number)
+        lines = [f"{kingdom} ({reading.size}×{reading.size})"]
         lines += [f"    {row}" for row in reading.board.rows_text()]
-        lines += [f"  Warning: {warning}" for warning in reading.warnings]
+        lines += ["  " + _("Warning: {warning}", warning=warning) for warning in reading.warnings]
         print("\n".join(lines), end="\n\n", flush=True)
     if not as_json:
         for warning in (*not_scored, *table.warnings):
-            print(f"Warning ({path}): {warning}", end="\n\n", flush=True)
+            print(
+                _("Warning ({file}): {warning}", file=path, warning=warning), end="\n\n", flush=True
+            )

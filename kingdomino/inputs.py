@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from scoring import Board, BoardError, parse_board
+from scoring.words import Message, msg
 
 if TYPE_CHECKING:
     from vision.pipeline import Reading, TableReading
@@ -20,13 +21,30 @@ if TYPE_CHECKING:
 # A board file is a few hundred bytes; anything this big is not one (images are not limited).
 MAX_BOARD_BYTES = 1_000_000
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif"}
-STDIN_CLOSED = "standard input is closed; pipe a board or photo into it, or give a file name"
-NOT_REGULAR = "not a regular file (a pipe, device or socket); give a file, or - for standard input"
+STDIN_CLOSED = msg(
+    "<stdin>: standard input is closed; pipe a board or photo into it, or give a file name"
+)
 _IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"II*\x00", b"MM\x00*", b"GIF8")
 
 
 class InputError(Exception):
     """An input that cannot be scored; the message is one line naming the input."""
+
+    def __init__(self, message: Message | str) -> None:
+        super().__init__(str(message))
+        self.message = message  # said in the CLI's language (``kingdomino.commands.say``)
+
+
+def not_regular(name: str) -> Message:
+    return msg(
+        "{file}: not a regular file (a pipe, device or socket); give a file, or - for standard "
+        "input",
+        file=name,
+    )
+
+
+def no_such_file(name: str) -> Message:
+    return msg("{file}: no such file", file=name)
 
 
 class LoadedInput(NamedTuple):
@@ -48,38 +66,47 @@ def load_input(
     else:
         file = Path(path)
         if not file.exists():
-            raise InputError(f"{name}: no such file")
+            raise InputError(no_such_file(name))
         if file.is_dir():
-            raise InputError(f"{name}: {folder_advice(name)}")
+            raise InputError(folder_advice(name))
         if not file.is_file():  # opening a FIFO would wait forever for a writer
-            raise InputError(f"{name}: {NOT_REGULAR}")
+            raise InputError(not_regular(name))
         if file.suffix.lower() in IMAGE_SUFFIXES or starts_like_image(file):
             return _photo_input(name, path, size, corners)
         try:
             with file.open("rb") as handle:
                 data = handle.read(MAX_BOARD_BYTES + 1)
         except OSError as err:
-            raise InputError(f"{name}: cannot read ({err.strerror or err})") from None
+            raise InputError(
+                msg("{file}: cannot read ({reason})", file=name, reason=str(err.strerror or err))
+            ) from None
     if _is_image(data):
         return _photo_input(name, data if path == "-" else path, size, corners)
     if len(data) > MAX_BOARD_BYTES:
-        raise InputError(f"{name}: over {MAX_BOARD_BYTES:,} bytes, too big for a board file")
+        raise InputError(
+            msg(
+                "{file}: over {limit} bytes, too big for a board file",
+                file=name,
+                limit=MAX_BOARD_BYTES,
+            )
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError(f"{name}: not a board text file (not UTF-8 text)") from None
+        raise InputError(msg("{file}: not a board text file (not UTF-8 text)", file=name)) from None
     if "\x00" in text:
-        raise InputError(f"{name}: not a board text file (binary data)")
+        raise InputError(msg("{file}: not a board text file (binary data)", file=name))
     try:
         return LoadedInput(parse_board(text))
     except BoardError as err:
-        raise InputError(f"{name}: {err}") from None
+        reason = getattr(err, "message", None) or str(err)
+        raise InputError(msg("{file}: {error}", file=name, error=reason)) from None
 
 
 def _read_stdin() -> bytes:
     """Standard input: as much as a board file may hold, or all of a photo up to vision's limit."""
     if sys.stdin is None:  # `kingdomino score - <&-`: Python leaves sys.stdin unset
-        raise InputError(f"<stdin>: {STDIN_CLOSED}")
+        raise InputError(STDIN_CLOSED)
     try:
         data = sys.stdin.buffer.read(MAX_BOARD_BYTES + 1)
         if not _is_image(data):
@@ -89,18 +116,25 @@ def _read_stdin() -> bytes:
         limit = load_image.MAX_FILE_BYTES
         data += sys.stdin.buffer.read(limit + 1 - len(data))
     except (OSError, ValueError):  # a closed or unreadable descriptor 0
-        raise InputError(f"<stdin>: {STDIN_CLOSED}") from None
+        raise InputError(STDIN_CLOSED) from None
     if len(data) > limit:
         raise InputError(
-            f"<stdin>: the photo is over the {limit // 2**20} MB limit: send a normal phone"
-            " photo (a few MB)"
+            msg(
+                "<stdin>: the photo is over the {limit} MB limit: send a normal phone photo "
+                "(a few MB)",
+                limit=limit // 2**20,
+            )
         )
     return data
 
 
-def folder_advice(path: str) -> str:
+def folder_advice(path: str) -> Message:
     """What to say of a folder given where a file belongs."""
-    return f"is a folder, not a file; give the files in it, e.g. {Path(path) / '*.jpg'}"
+    return msg(
+        "{file}: is a folder, not a file; give the files in it, e.g. {example}",
+        file=path,
+        example=str(Path(path) / "*.jpg"),
+    )
 
 
 def is_image_file(path: str) -> bool:
@@ -145,7 +179,7 @@ def read_photo(
     try:
         return read_image(photo, size=size, corners=corners)
     except Exception as err:  # vision's own errors; the CLI must never show a traceback
-        raise InputError(f"{name}: cannot read the image ({_vision_message(err)})") from None
+        raise InputError(_cannot_read(name, err)) from None
 
 
 def read_table(path: str, size: int | None) -> TableReading:
@@ -156,7 +190,7 @@ def read_table(path: str, size: int | None) -> TableReading:
     try:
         return read_table(photo, size=size)
     except Exception as err:  # vision's own errors; the CLI must never show a traceback
-        raise InputError(f"{path}: cannot read the image ({_vision_message(err)})") from None
+        raise InputError(_cannot_read(path, err)) from None
 
 
 def _start_decoding(source: str | bytes):
@@ -167,7 +201,21 @@ def _start_decoding(source: str | bytes):
     return LoadingImage(source)
 
 
-def _vision_message(err: Exception) -> str:
-    """vision's message on one line, its advice to tap corners (in the app) as the option here."""
-    message = " ".join(str(err).split()) or type(err).__name__
-    return re.sub(r"\btap\b", "use --corners to give", message)
+def _cannot_read(name: str, err: Exception) -> Message:
+    """vision's message, its advice to tap corners (in the app) as the option here."""
+    reason = getattr(err, "message", None) or " ".join(str(err).split()) or type(err).__name__
+    if isinstance(reason, Message) and re.search(r"\btap\b", reason):
+        reason = _CornersHere(reason)
+    return msg("{file}: cannot read the image ({reason})", file=name, reason=reason)
+
+
+class _CornersHere(Message):
+    """vision's advice to tap the corners, for the command line: in English the advice names
+    the option instead ("use --corners to give the kingdom's four corners"); in another
+    language the translated message is followed by where the corners go here."""
+
+    def __new__(cls, reason: Message) -> _CornersHere:
+        told = msg("{reason}; here, give the corners with --corners", reason=reason)
+        self = str.__new__(cls, re.sub(r"\btap\b", "use --corners to give", reason))
+        self.text, self.params, self.plural, self.n = told.text, told.params, None, 0
+        return self

@@ -257,7 +257,8 @@ def board_from_json(data: str | list | dict) -> Board:
                 msg("not valid JSON ({error} at line {line})", error=err.msg, line=err.lineno)
             ) from None
         except ValueError as err:  # too deep, or a number too long for Python's int()
-            raise BoardError(msg("not a JSON board ({error})", error=str(err))) from None
+            reason = err.args[0] if err.args else str(err)  # load_json's Message
+            raise BoardError(msg("not a JSON board ({error})", error=reason)) from None
     if isinstance(data, dict):
         if "grid" not in data:
             raise BoardError(
@@ -317,17 +318,21 @@ def load_json(text: str, max_depth: int) -> object:
         if token in ("[", "{"):
             depth += 1
             if depth > max_depth:
-                raise ValueError(f"nested more than {max_depth} levels deep")
+                raise ValueError(_too_deep(max_depth))
         elif token in ("]", "}"):
             depth -= 1
     try:
         return json.loads(text)
     except RecursionError:  # unreachable after the check; kept as a last line of defence
-        raise ValueError(f"nested more than {max_depth} levels deep") from None
+        raise ValueError(_too_deep(max_depth)) from None
     except ValueError as err:
         if isinstance(err, json.JSONDecodeError):
             raise
-        raise ValueError("a number is too long") from None
+        raise ValueError(msg("a number is too long")) from None
+
+
+def _too_deep(max_depth: int) -> Message:
+    return msg("nested more than {depth} levels deep", depth=max_depth)
 
 
 def _board_from_tokens(rows: list[list[str]]) -> Board:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 
 class Message(str):
@@ -65,6 +66,45 @@ def nmsg(singular: str, plural: str, count: int, /, **params: object) -> Message
     return Message(singular, tuple(params.items()), plural, count)
 
 
+def joined(sentences: Sequence[Message | str], separator: str = " ") -> Message:
+    """Sentences said one after another, as one message (a notice of several sentences).
+
+    Not a catalog entry: there is nothing to translate but the sentences themselves."""
+    return Message("{sentences}", (("sentences", Joined(tuple(sentences), separator)),))
+
+
+def to_data(value: object) -> object:
+    """A message (or text, number, list) as JSON-ready data that ``from_data`` turns back into
+    the same message, so a saved draft still says it in whatever language the page speaks."""
+    if isinstance(value, Message):
+        params = [[key, to_data(item)] for key, item in value.params]
+        return {"message": value.text, "params": params, "plural": value.plural, "n": value.n}
+    if isinstance(value, Joined):
+        return {"joined": [to_data(item) for item in value.items], "separator": value.separator}
+    if isinstance(value, list | tuple):
+        return {"list": [to_data(item) for item in value]}
+    if isinstance(value, bool | str) or value is None:
+        return value
+    if isinstance(value, Integral):  # numpy's integers too (a cell's row from an array)
+        return int(value)
+    if isinstance(value, Real):
+        return float(value)
+    return str(value)
+
+
+def from_data(data: object) -> object:
+    """The message (or value) ``to_data`` gave ``data`` for; plain JSON values as they are."""
+    if isinstance(data, dict) and "message" in data:
+        params = tuple((str(key), from_data(item)) for key, item in data.get("params", ()))
+        plural = data.get("plural")
+        return Message(str(data["message"]), params, plural, int(data.get("n", 0)))
+    if isinstance(data, dict) and "joined" in data:
+        return Joined(tuple(from_data(item) for item in data["joined"]), str(data["separator"]))
+    if isinstance(data, dict) and "list" in data:
+        return [from_data(item) for item in data["list"]]
+    return data
+
+
 def _english(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
@@ -77,7 +117,7 @@ def _english(value: object) -> str:
 
 def where(row: int, col: int) -> Message:
     """A cell as people count it: ``str(where(0, 2)) == "row 1, column 3"`` (row 1 on top)."""
-    return msg("row {row}, column {column}", row=row + 1, column=col + 1)
+    return msg("row {row}, column {column}", row=int(row) + 1, column=int(col) + 1)
 
 
 def and_list(items: Sequence[str]) -> str:

@@ -88,13 +88,14 @@ class Translator:
     def pgettext(self, context: str, text: str, /, **params: object) -> str:
         return self._fill(self._translations.pgettext(context, text), params)
 
-    def number(self, value: int | float) -> str:
-        """``1234`` as the language writes it: ``1,234`` in English, ``1 234`` in Polish."""
-        if self.language == DEFAULT and isinstance(value, int):
+    def number(self, value: int | float, pattern: str | None = None) -> str:
+        """``1234`` as the language writes it: ``1,234`` in English, ``1 234`` in Polish;
+        ``pattern`` as Babel's (``"0.00"``: two decimals, ``0.93`` or ``0,93``)."""
+        if self.language == DEFAULT and isinstance(value, int) and pattern is None:
             return f"{value:,}"  # what Babel writes for an English whole number
         from babel.numbers import format_decimal
 
-        return format_decimal(value, locale=self.language)
+        return format_decimal(value, format=pattern, locale=self.language)
 
     def and_list(self, items: Iterable[object]) -> str:
         """``a``, ``a and b``, ``a, b and c`` in the language's words."""
@@ -107,8 +108,8 @@ class Translator:
 
     def say(self, message: Message | str) -> str:
         """A message from the rules (or the games) in this language; plain text as it is."""
-        if not isinstance(message, Message):
-            return str(message)
+        if not isinstance(message, Message) or self.language == DEFAULT:
+            return str(message)  # a Message is its English sentence already
         if message.plural is None:
             return self.gettext(message.text, **dict(message.params))
         return self.ngettext(message.text, message.plural, message.n, **dict(message.params))

@@ -36,6 +36,7 @@ from games.drafts import DraftStore, SavedParts, is_draft_id
 from games.editing import blank_board
 from games.history import HistoryError, default_db_path
 from scoring import Terrain, parse_board
+from scoring.words import from_data, to_data
 from ui import state
 from ui.language import CHOSEN, N_, _, say
 from ui.text import escape_markdown
@@ -375,9 +376,10 @@ def _snapshot() -> tuple[dict, dict[str, np.ndarray]]:
                     "overlay": _image_key(found.overlay, arrays),
                     "uncertain": sorted(found.uncertain),
                     "corrected": sorted(found.corrected),
-                    "decoding": found.decoding,
-                    "warnings": list(found.warnings),
-                    "error": found.error,
+                    # Messages as their parts: said again in the page's language when shown.
+                    "decoding": to_data(found.decoding),
+                    "warnings": [to_data(warning) for warning in found.warnings],
+                    "error": to_data(found.error),
                     "corners": [list(point) for point in found.corners],
                 }
     for slot in _SLOTS:
@@ -448,9 +450,9 @@ def _apply(
             overlay=image(found["overlay"]),
             uncertain={(int(r), int(c)) for r, c in found["uncertain"]},
             corrected={(int(r), int(c)) for r, c in found["corrected"]},
-            decoding=str(found.get("decoding", "")),
-            warnings=tuple(str(w) for w in found["warnings"]),
-            error=found["error"],
+            decoding=_message(found.get("decoding", "")),
+            warnings=tuple(_message(w) for w in found["warnings"]),
+            error=None if found["error"] is None else _message(found["error"]),
             corners=[(float(x), float(y)) for x, y in found["corners"]],
             photo_id=str(found["photo_id"]),
         )
@@ -471,6 +473,16 @@ def _apply(
             {name: image(key) for name, key in by_player.items() if image(key) is not None}
             for by_player in snapshot["finished_photos"]
         ]
+
+
+def _message(data: object) -> str:
+    """A message saved by ``_snapshot`` (``scoring.words.to_data``), or its text as saved by an
+    older draft; one that no longer fits its template comes back empty rather than failing."""
+    try:
+        message = from_data(data)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+        return ""
+    return message if isinstance(message, str) else ""
 
 
 def _where(text: str) -> str:

@@ -37,9 +37,16 @@ def _source_label(source: str) -> str:
     return f"{icon} {_(_SOURCE_LABELS[source])}"
 
 
-@st.cache_resource(show_spinner="Loading the cell reader…")
 def _photo_reader():
-    """The pipeline with its model loaded once per server, on first use (not at page load)."""
+    """The pipeline with its model loaded once per server, on first use (not at page load),
+    with a spinner in the page's language while it loads (``st.cache_resource``'s own spinner
+    text is fixed when the module is imported, before any language is known)."""
+    with st.spinner(_("Loading the cell reader…")):  # shown only if it takes over half a second
+        return _loaded_photo_reader()
+
+
+@st.cache_resource(show_spinner=False)
+def _loaded_photo_reader():
     from vision.model import load_model
     from vision.pipeline import read_image
 
@@ -180,7 +187,9 @@ def read_new_uploads(setup: GameSetup) -> None:
     """
     for slot, name in enumerate(setup.players):
         mode = st.session_state.get(f"source_{slot}", UPLOAD)
-        new = _new_file(_file_widget(slot, mode), slot, None if mode == UPLOAD else "camera photo")
+        new = _new_file(
+            _file_widget(slot, mode), slot, None if mode == UPLOAD else _("camera photo")
+        )
         if new is not None:
             st.session_state[_source_key(slot)] = mode
             progress = st.empty()
@@ -233,7 +242,7 @@ def read_photo(
         except ValueError as err:  # vision's errors say what went wrong and what to do
             state.set_photo(slot, state.SlotPhoto(photo_id, photo_name, None))
             failed = state.PhotoReading(
-                photo_name, None, None, None, error=str(err), photo_id=photo_id
+                photo_name, None, None, None, error=_said(err), photo_id=photo_id
             )
             state.set_reading(slot, setup.size, failed)
             status.update(label=_("Could not read the photo"), state="error")
@@ -255,7 +264,7 @@ def _read_slot_photo(
         # Every vision error is a ValueError that says what went wrong in words; anything
         # else is our bug, still reported as a message with a way forward.
         if isinstance(err, ValueError):
-            message = str(err)
+            message = _said(err)
         else:
             message = msg(
                 "something unexpected went wrong ({error})", error=f"{type(err).__name__}: {err}"
@@ -456,6 +465,12 @@ def _what_the_app_saw(reading: state.PhotoReading) -> None:
         st.image(reading.straightened, channels="BGR", caption=_("The kingdom as read"))
     if reading.decoding:
         st.caption(say(reading.decoding))
+
+
+def _said(err: Exception) -> str:
+    """An error's message as vision or the games gave it (a ``Message``, said in the page's
+    language when shown), else its text."""
+    return getattr(err, "message", None) or str(err)
 
 
 def sentence(text: str) -> str:

@@ -68,7 +68,9 @@ def _read_table(name: str, data: bytes) -> TablePhoto:
             reading = read_table(image)
         except ValueError as err:  # vision says what went wrong and what to do
             status.update(label=_("Could not read the table"), state="error")
-            return TablePhoto(table_id, name, image, error=str(err))
+            return TablePhoto(
+                table_id, name, image, error=getattr(err, "message", None) or str(err)
+            )
         status.update(label=_("Read {n} kingdoms", n=len(reading.kingdoms)), state="complete")
     return TablePhoto(
         table_id,

@@ -36,7 +36,7 @@ import dataclasses
 import numpy as np
 
 from scoring.board import Terrain
-from scoring.words import where
+from scoring.words import msg, where
 from vision.cells import CROP, CellReadings, cut_cells
 from vision.find import BoardLocation
 from vision.labels import TERRAINS
@@ -211,8 +211,11 @@ def _covered(tops: np.ndarray, r: int, c: int) -> list[tuple[int, int]]:
 def behind_figure_warnings(readings: CellReadings, tops: np.ndarray | None) -> tuple[str, ...]:
     """One sentence per flagged cell behind the castle figure, saying why it is flagged."""
     return tuple(
-        f"The castle figure hides part of {where(r, c)} in this photo: check that cell's "
-        "terrain and crowns."
+        msg(
+            "The castle figure hides part of {cell} in this photo: check that cell's terrain "
+            "and crowns.",
+            cell=where(r, c),
+        )
         for r, c in behind_figure(readings, tops)
         if readings.uncertain[r, c]
     )

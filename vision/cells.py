@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from scoring.board import SIZES, Board, Cell, Terrain
+from scoring.words import msg
 from vision.decode import Decoded, decode_board, decode_game
 from vision.labels import CROWN_CLASSES, TERRAINS
 
@@ -140,7 +141,8 @@ class CellReadings:
         terrain, crowns = self._model_choice
         if not self.joint_decoding:
             unchanged = np.zeros(terrain.shape, bool)
-            return Decoded(terrain, crowns, unchanged, "Joint decoding was not asked for.", "off")
+            note = msg("Joint decoding was not asked for.")
+            return Decoded(terrain, crowns, unchanged, note, "off")
         if self.game_decoding is not None:
             return self.game_decoding
         return decode_board(

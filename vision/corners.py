@@ -12,16 +12,21 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from scoring.words import msg
 from vision.load_image import ImageError
 
 # A tap may land a little outside the photo (on its border, or a finger's width off).
 MARGIN = 0.02  # of the image's longer side
 MIN_AREA = 0.01  # of the image's area: a 5×5 kingdom smaller than this has cells of a few pixels
-_AGAIN = "give the kingdom's four outer corners again"
 
 
 class CornersError(ImageError):
     """Corners that cannot outline a kingdom; the message says why and what to do."""
+
+
+_NOT_FOUR_PAIRS = msg(
+    "the corners must be four x,y pairs of numbers; give the kingdom's four outer corners again"
+)
 
 
 def check_corners(corners: object, image_shape: Sequence[int]) -> np.ndarray:
@@ -30,17 +35,27 @@ def check_corners(corners: object, image_shape: Sequence[int]) -> np.ndarray:
     try:
         points = np.array(corners, dtype=np.float64)
     except (TypeError, ValueError):
-        raise CornersError(f"the corners must be four x,y pairs of numbers; {_AGAIN}") from None
+        raise CornersError(_NOT_FOUR_PAIRS) from None
     if points.shape != (4, 2):
-        raise CornersError(f"the corners must be four x,y pairs of numbers; {_AGAIN}")
+        raise CornersError(_NOT_FOUR_PAIRS)
     if not np.isfinite(points).all():
-        raise CornersError(f"a corner is not a finite number (NaN or infinity); {_AGAIN}")
+        raise CornersError(
+            msg(
+                "a corner is not a finite number (NaN or infinity); give the kingdom's four "
+                "outer corners again"
+            )
+        )
     margin = MARGIN * max(width, height)
     for x, y in points:
         if not (-margin <= x <= width + margin and -margin <= y <= height + margin):
             raise CornersError(
-                f"the corner ({x:g}, {y:g}) lies outside the {width}×{height} image; give corners"
-                " inside it, in the image's own pixels"
+                msg(
+                    "the corner ({x}, {y}) lies outside the {size} image; give corners inside it, "
+                    "in the image's own pixels",
+                    x=f"{x:g}",
+                    y=f"{y:g}",
+                    size=f"{width}×{height}",
+                )
             )
     polygon = _around_centre(points)
     edges = np.roll(polygon, -1, axis=0) - polygon
@@ -58,15 +73,20 @@ def check_corners(corners: object, image_shape: Sequence[int]) -> np.ndarray:
     )
     if area < MIN_AREA * width * height:
         raise CornersError(
-            f"the corners enclose {area / (width * height):.2%} of the image, too little for a"
-            f" kingdom; {_AGAIN}"
+            msg(
+                "the corners enclose {share} of the image, too little for a kingdom; give the "
+                "kingdom's four outer corners again",
+                share=f"{area / (width * height):.2%}",
+            )
         )
     # All turns the same way: a convex quadrilateral. Tiny turns are three points on a line.
     scale = max(float(np.abs(edges).max()), 1.0) ** 2
     if not (np.all(turns > 1e-3 * scale) or np.all(turns < -1e-3 * scale)):
         raise CornersError(
-            "the corners do not outline a four-sided shape (one lies inside the others or three"
-            f" are on a line); {_AGAIN}"
+            msg(
+                "the corners do not outline a four-sided shape (one lies inside the others or "
+                "three are on a line); give the kingdom's four outer corners again"
+            )
         )
     return points
 

@@ -47,7 +47,7 @@ import numpy as np
 
 from scoring.board import Cell, Terrain
 from scoring.tileset import kinds_in_set, squares_in_set
-from scoring.words import and_list, where
+from scoring.words import Message, msg, nmsg, where
 from vision.labels import CROWN_CLASSES, TERRAINS
 
 # Halves more than this many nats (a factor of about 1,100) below the cell's best half are not
@@ -391,16 +391,16 @@ def _problem_of(
     return _Problem(size, lp, allowed), model_score
 
 
-def _kept(model_terrain, model_crowns, note: str, nodes: int) -> Decoded:
+def _kept(model_terrain, model_crowns, note: Message, nodes: int) -> Decoded:
     unchanged = np.zeros(model_terrain.shape, bool)
     return Decoded(model_terrain.copy(), model_crowns.copy(), unchanged, note, "kept", nodes)
 
 
-_NOTHING_CLOSE = (
+_NOTHING_CLOSE = msg(
     "No reading close to the model's splits into distinct real dominoes; the model's own "
     "reading is kept: check the flagged cells."
 )
-_OUT_OF_TIME = (
+_OUT_OF_TIME = msg(
     "Joint decoding ran out of time before proving a reading from real dominoes; the model's "
     "own reading is kept: check the flagged cells."
 )
@@ -444,19 +444,40 @@ def _with_holes_kept(kept: Decoded, filling: Decoded, filled: np.ndarray) -> Dec
     if kept.doubtful is not None:
         doubtful = doubtful | kept.doubtful
     wanted = [
-        f"{where(r, c)} as {_name(filling.terrain[r, c], filling.crowns[r, c])}"
+        msg(
+            "{cell} as {tile}",
+            cell=where(r, c),
+            tile=_name(filling.terrain[r, c], filling.crowns[r, c]),
+        )
         for r, c in zip(*np.nonzero(filled), strict=True)
     ]
     others = [where(r, c) for r, c in zip(*np.nonzero(partners & ~filled), strict=True)]
-    n_filled = int(filled.sum())
-    note = (
-        f"{kept.note} The table shows through {n_filled} {'cell' if n_filled == 1 else 'cells'}"
-        " read as a"
-        f" hole that a complete domino would need as a tile ({and_list(wanted)}): kept as"
-        f" {'a hole' if filled.sum() == 1 else 'holes'}; check"
-        f" {and_list(['it' if filled.sum() == 1 else 'them', *others])}."
-    )
-    return replace(kept, doubtful=doubtful, note=note)
+    n = int(filled.sum())
+    # Whole sentences (a translator never joins "a hole"/"holes", "it"/"them" to the rest).
+    if others:
+        shows_through = nmsg(
+            "{note} The table shows through {n} cell read as a hole that a complete domino "
+            "would need as a tile ({tiles}): kept as a hole; check it and {cells}.",
+            "{note} The table shows through {n} cells read as a hole that a complete domino "
+            "would need as a tile ({tiles}): kept as holes; check them and {cells}.",
+            n,
+            note=kept.note,
+            n=n,
+            tiles=wanted,
+            cells=others,
+        )
+    else:
+        shows_through = nmsg(
+            "{note} The table shows through {n} cell read as a hole that a complete domino "
+            "would need as a tile ({tiles}): kept as a hole; check it.",
+            "{note} The table shows through {n} cells read as a hole that a complete domino "
+            "would need as a tile ({tiles}): kept as holes; check them.",
+            n,
+            note=kept.note,
+            n=n,
+            tiles=wanted,
+        )
+    return replace(kept, doubtful=doubtful, note=shows_through)
 
 
 def _domino_partners(terrain: np.ndarray, crowns: np.ndarray, cells: np.ndarray) -> np.ndarray:
@@ -522,24 +543,53 @@ def _decode_alone(
         (_, labels), nodes = solved, node_budget
     if labels is None or problem.probability_of(labels) < floor:
         return _kept(model_terrain, model_crowns, _NOTHING_CLOSE, nodes)
-    return _decoded(labels, size, model_terrain, model_crowns, nodes, "the kingdom splits")
+    return _decoded(labels, size, model_terrain, model_crowns, nodes)
 
 
-def _decoded(labels, size, model_terrain, model_crowns, nodes: int, splits: str) -> Decoded:
+def _decoded(
+    labels, size, model_terrain, model_crowns, nodes: int, with_game: bool = False
+) -> Decoded:
+    """``with_game``: decoded together with the game's other kingdoms (the note says so)."""
     terrain, crowns = _labels_to_grid(labels, size)
     corrected = (terrain != model_terrain) | (crowns != model_crowns)
     if not corrected.any():
-        note = f"As read, {splits} into distinct real dominoes; nothing changed."
+        note = (
+            msg(
+                "As read, this kingdom and the others of the game split into distinct real "
+                "dominoes; nothing changed."
+            )
+            if with_game
+            else msg("As read, the kingdom splits into distinct real dominoes; nothing changed.")
+        )
         return Decoded(terrain, crowns, corrected, note, "unchanged", nodes)
     changes = [
-        f"{where(r, c)} ({_name(model_terrain[r, c], model_crowns[r, c])} → "
-        f"{_name(terrain[r, c], crowns[r, c])})"
+        msg(
+            "{cell} ({read} → {decoded})",
+            cell=where(r, c),
+            read=_name(model_terrain[r, c], model_crowns[r, c]),
+            decoded=_name(terrain[r, c], crowns[r, c]),
+        )
         for r, c in zip(*np.nonzero(corrected), strict=True)
     ]
-    note = (
-        f"Changed {len(changes)} cell{'s' if len(changes) > 1 else ''} so that {splits} into "
-        f"distinct real dominoes: {and_list(changes)}."
-    )
+    n = len(changes)
+    if with_game:
+        note = nmsg(
+            "Changed {n} cell so that this kingdom and the others of the game split into "
+            "distinct real dominoes: {changes}.",
+            "Changed {n} cells so that this kingdom and the others of the game split into "
+            "distinct real dominoes: {changes}.",
+            n,
+            n=n,
+            changes=changes,
+        )
+    else:
+        note = nmsg(
+            "Changed {n} cell so that the kingdom splits into distinct real dominoes: {changes}.",
+            "Changed {n} cells so that the kingdom splits into distinct real dominoes: {changes}.",
+            n,
+            n=n,
+            changes=changes,
+        )
     return Decoded(terrain, crowns, corrected, note, "corrected", nodes)
 
 
@@ -579,8 +629,7 @@ def decode_game(
     out = list(alone)
     for i, (_, labels) in zip(decoded, solved, strict=True):
         terrain, crowns = readings[i][2], readings[i][3]
-        splits = "this kingdom and the others of the game split"
-        together = _decoded(labels, terrain.shape[0], terrain, crowns, 0, splits)
+        together = _decoded(labels, terrain.shape[0], terrain, crowns, 0, with_game=True)
         out[i] = replace(together, doubtful=alone[i].doubtful)
     return tuple(out)
 

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from scoring.board import Board, Terrain
+from scoring.words import msg
 from vision.cells import CellReadings
 from vision.labels import TERRAINS
 from vision.rectify import photo_in_view, photo_px_per_cell, warp_at_scale
@@ -311,14 +312,26 @@ def open_side_warnings(board: Board) -> tuple[str, ...]:
     it says what to check.
     """
     n = board.size
-    names = {
-        (1, 0): ("Row 1", f"row {n}", "row"),
-        (-1, 0): (f"Row {n}", "row 1", "row"),
-        (0, 1): ("Column 1", f"column {n}", "column"),
-        (0, -1): (f"Column {n}", "column 1", "column"),
+    sentences = {  # one whole sentence per side, for the translators
+        (1, 0): msg(
+            "Row 1 of the grid reads as table nearly all along: if the kingdom has tiles past "
+            "row {n}, the grid is a row off; give the kingdom's four corners.",
+            n=n,
+        ),
+        (-1, 0): msg(
+            "Row {n} of the grid reads as table nearly all along: if the kingdom has tiles past "
+            "row 1, the grid is a row off; give the kingdom's four corners.",
+            n=n,
+        ),
+        (0, 1): msg(
+            "Column 1 of the grid reads as table nearly all along: if the kingdom has tiles past "
+            "column {n}, the grid is a column off; give the kingdom's four corners.",
+            n=n,
+        ),
+        (0, -1): msg(
+            "Column {n} of the grid reads as table nearly all along: if the kingdom has tiles "
+            "past column 1, the grid is a column off; give the kingdom's four corners.",
+            n=n,
+        ),
     }
-    return tuple(
-        f"{side} of the grid reads as table nearly all along: if the kingdom has tiles past "
-        f"{opposite}, the grid is a {line} off; give the kingdom's four corners."
-        for side, opposite, line in (names[move] for move in open_sides(board))
-    )
+    return tuple(sentences[move] for move in open_sides(board))

@@ -24,6 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scoring.words import Message, msg
+
 MAX_PIXELS = 50_000_000
 MAX_FILE_BYTES = 60 * 1024 * 1024
 # The long side we aim for; JPEGs decode at 1/2, 1/4 or 1/8 scale but never below it.
@@ -48,6 +50,12 @@ _SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
 class ImageError(ValueError):
     """The input is not an image we can read; the message says why and what to do."""
+
+    @property
+    def message(self) -> Message | str:
+        """The sentence, for a translator (``translations.Translator.say``); ``str(err)`` is
+        its English."""
+        return self.args[0] if self.args else str(self)
 
 
 def load_image(
@@ -87,16 +95,27 @@ def load_image(
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ImageError(
-            f"{name} claims to be larger than {MAX_PIXELS // 1_000_000} megapixels:"
-            " refusing to decode it; resize it or send the original photo"
+            msg(
+                "{file} claims to be larger than {limit} megapixels: refusing to decode it; "
+                "resize it or send the original photo",
+                file=name,
+                limit=MAX_PIXELS // 1_000_000,
+            )
         ) from None
     except UnidentifiedImageError:
         raise ImageError(
-            f"{name} is not an image we can read: send a JPEG, PNG, WebP or HEIC photo"
+            msg(
+                "{file} is not an image we can read: send a JPEG, PNG, WebP or HEIC photo",
+                file=name,
+            )
         ) from None
     except (OSError, SyntaxError, ValueError) as err:
         raise ImageError(
-            f"{name} is damaged or incomplete ({err}): take or export the photo again"
+            msg(
+                "{file} is damaged or incomplete ({error}): take or export the photo again",
+                file=name,
+                error=str(err),
+            )
         ) from None
     if long_side and max(image.size) > long_side * 1.5:
         # Non-JPEG formats (or a JPEG already near the target) are reduced here instead.
@@ -159,7 +178,13 @@ def upright_size(source: str | os.PathLike | bytes | bytearray) -> tuple[int, in
             width, height = image.size
             turned = image.getexif().get(0x0112, 1) in (5, 6, 7, 8)
     except (OSError, SyntaxError, ValueError, UnidentifiedImageError) as err:
-        raise ImageError(f"{_describe(source)} is not an image we can read ({err})") from None
+        raise ImageError(
+            msg(
+                "{file} is not an image we can read ({error})",
+                file=_describe(source),
+                error=str(err),
+            )
+        ) from None
     return (height, width) if turned else (width, height)
 
 
@@ -179,12 +204,23 @@ def _pil():
 def _check_size(name: str, width: int, height: int) -> None:
     if width * height > MAX_PIXELS:
         raise ImageError(
-            f"{name} is {width}×{height} = {width * height / 1e6:.0f} megapixels, over the"
-            f" {MAX_PIXELS // 1_000_000} MP limit: resize it or use the phone's normal"
-            " photo mode"
+            msg(
+                "{file} is {size} = {megapixels} megapixels, over the {limit} MP limit: resize "
+                "it or use the phone's normal photo mode",
+                file=name,
+                size=f"{width}×{height}",
+                megapixels=round(width * height / 1e6),
+                limit=MAX_PIXELS // 1_000_000,
+            )
         )
     if width < 16 or height < 16:
-        raise ImageError(f"{name} is only {width}×{height} pixels: take a real photo")
+        raise ImageError(
+            msg(
+                "{file} is only {size} pixels: take a real photo",
+                file=name,
+                size=f"{width}×{height}",
+            )
+        )
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
@@ -243,7 +279,13 @@ def _decode_jpeg(
         bgr = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_JPEG[factor])
     lost = [m for m in messages if m.startswith(_LOST_DATA) and "extraneous bytes" not in m]
     if lost:
-        raise ImageError(f"{name} is damaged ({lost[0]}): take or export the photo again")
+        raise ImageError(
+            msg(
+                "{file} is damaged ({error}): take or export the photo again",
+                file=name,
+                error=lost[0],
+            )
+        )
     if bgr is None or bgr.ndim != 3 or bgr.shape[2] != 3:
         return None
     return bgr
@@ -297,25 +339,36 @@ def _read_bytes(source: str | os.PathLike | bytes | bytearray) -> bytes:
     else:
         path = Path(source)
         if not path.is_file():
-            raise ImageError(f"{path}: no such file")
+            raise ImageError(msg("{file}: no such file", file=str(path)))
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise ImageError(
-                f"{path} is {size / 2**20:.0f} MB, over the {MAX_FILE_BYTES // 2**20} MB limit:"
-                " send a normal phone photo (a few MB)"
+                msg(
+                    "{file} is {megabytes} MB, over the {limit} MB limit: send a normal phone "
+                    "photo (a few MB)",
+                    file=str(path),
+                    megabytes=round(size / 2**20),
+                    limit=MAX_FILE_BYTES // 2**20,
+                )
             )
         data = path.read_bytes()
     if len(data) > MAX_FILE_BYTES:
         raise ImageError(
-            f"the image is {len(data) / 2**20:.0f} MB, over the {MAX_FILE_BYTES // 2**20} MB"
-            " limit: send a normal phone photo (a few MB)"
+            msg(
+                "the image is {megabytes} MB, over the {limit} MB limit: send a normal phone "
+                "photo (a few MB)",
+                megabytes=round(len(data) / 2**20),
+                limit=MAX_FILE_BYTES // 2**20,
+            )
         )
     if not data:
-        raise ImageError(f"{_describe(source)} is empty (0 bytes): choose the photo again")
+        raise ImageError(
+            msg("{file} is empty (0 bytes): choose the photo again", file=_describe(source))
+        )
     return data
 
 
 def _describe(source: object) -> str:
     if isinstance(source, bytes | bytearray | memoryview):
-        return "the uploaded file"
+        return msg("the uploaded file")
     return str(source)

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from scoring.board import SIZES, Board
+from scoring.words import Message, msg
 from vision.castle import (
     behind_figure_warnings,
     credit_leaning_figure,
@@ -98,7 +99,7 @@ def describe(source: ImageSource) -> str:
     if isinstance(source, LoadingImage):
         return describe(source.source)
     if isinstance(source, bytes | bytearray):
-        return "the uploaded file"
+        return msg("the uploaded file")
     if isinstance(source, np.ndarray):
         return "<array>"
     return str(source)
@@ -137,8 +138,11 @@ def check_colour(image: np.ndarray, name: str) -> None:
     chroma = small.max(axis=2).astype(np.int16) - small.min(axis=2)
     if percentile(chroma, 99) < GREY_CHROMA and small.std() > 4:
         raise ImageError(
-            f"{name} has no colour (it is black and white): the terrains are told apart by"
-            " their colours, so take the photo in colour"
+            msg(
+                "{file} has no colour (it is black and white): the terrains are told apart by "
+                "their colours, so take the photo in colour",
+                file=name,
+            )
         )
 
 
@@ -218,11 +222,12 @@ def _read_at(
             # A frame the finder chose (not the caller's corners) with a side of table.
             warnings = (*warnings, *open_side_warnings(cells.board))
     except ValueError as err:
-        raise ImageError(f"{describe(source)}: {err}") from None
+        said = err.args[0] if err.args and isinstance(err.args[0], Message) else str(err)
+        raise ImageError(msg("{file}: {error}", file=describe(source), error=said)) from None
     return Reading(describe(source), board_image, cells, warnings, location)
 
 
-RING_OF_TABLE = (
+RING_OF_TABLE = msg(
     "Read as a 5×5 kingdom: the outer ring of the 7×7 grid first found reads as table all"
     " round. If it is a 7×7 kingdom, give the size."
 )
@@ -276,14 +281,29 @@ def _over_left_out_tiles(
         moved_cells = _read_cells(image, moved_image, moved, size)
         strip_holes = hole_grid(moved_cells.board)[strip_cells(moved.size, move)].sum()
         if strip_holes <= moved.size // 2:
-            line = "row" if move[1] == 0 else "column"
-            where = {(1, 0): "down", (-1, 0): "up", (0, 1): "right", (0, -1): "left"}[move]
-            said = (
-                f"The grid was moved one {line} {where} over tiles that look like the table"
-                " around them: check that the grid lies on the kingdom.",
-            )
-            return moved, moved_image, moved_cells, said
+            return moved, moved_image, moved_cells, (_MOVED[move],)
     return location, board_image, cells, ()
+
+
+# One whole sentence per way the grid moves, for the translators.
+_MOVED = {
+    (1, 0): msg(
+        "The grid was moved one row down over tiles that look like the table around them: "
+        "check that the grid lies on the kingdom."
+    ),
+    (-1, 0): msg(
+        "The grid was moved one row up over tiles that look like the table around them: "
+        "check that the grid lies on the kingdom."
+    ),
+    (0, 1): msg(
+        "The grid was moved one column right over tiles that look like the table around them: "
+        "check that the grid lies on the kingdom."
+    ),
+    (0, -1): msg(
+        "The grid was moved one column left over tiles that look like the table around them: "
+        "check that the grid lies on the kingdom."
+    ),
+}
 
 
 def _read_cells(

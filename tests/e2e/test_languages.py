@@ -5,11 +5,19 @@ overrides the browser's and survives a reload (it is kept in the game's draft)."
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
 from tests.app_boards import BOARD_51
-from tests.e2e.conftest import enter_board_text, expect, open_app, wait_for_app_run
+from tests.e2e.conftest import (
+    click_when_idle,
+    enter_board_text,
+    expect,
+    open_app,
+    wait_for_app_run,
+)
 
 # English a translated page must not show: the issue's words and the app's own labels.
 ENGLISH = [
@@ -72,6 +80,17 @@ LANGUAGES = {
 }
 
 
+@contextmanager
+def _page_in(browser, locale: str) -> Iterator:
+    """A page of a browser whose language is ``locale``, closed after the test."""
+    context = browser.new_context(viewport={"width": 1000, "height": 1400}, locale=locale)
+    context.set_default_timeout(10_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 def _visible_text(page) -> str:
     """What the page shows, less the share link's address (random letters of a code)."""
     return re.sub(r"https?://\S+", "", page.locator("body").inner_text())
@@ -80,10 +99,7 @@ def _visible_text(page) -> str:
 @pytest.mark.parametrize("locale", list(LANGUAGES))
 def test_a_browser_in_another_language_gets_the_whole_page_in_it(browser, app_server, locale):
     language = LANGUAGES[locale]
-    context = browser.new_context(viewport={"width": 1000, "height": 1400}, locale=locale)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    try:
+    with _page_in(browser, locale) as page:
         open_app(page, app_server.url, title=language["title"])
         enter_board_text(page, 0, BOARD_51)
         total = page.get_by_test_id("stMetric").filter(has_text=language["total"]).first
@@ -104,15 +120,10 @@ def test_a_browser_in_another_language_gets_the_whole_page_in_it(browser, app_se
         expect(english_cells).to_have_count(0)
         for english in ("Wheat", "Right as read", "1 crown"):
             expect(page.get_by_role("button", name=english, exact=True)).to_have_count(0)
-    finally:
-        context.close()
 
 
 def test_the_picker_overrides_the_browser_and_survives_a_reload(browser, app_server):
-    context = browser.new_context(viewport={"width": 1000, "height": 1400}, locale="pl-PL")
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    try:
+    with _page_in(browser, "pl-PL") as page:
         open_app(page, app_server.url, title=LANGUAGES["pl-PL"]["title"])
         wait_for_app_run(page)
         page.locator(".st-key-language_picker").get_by_role("combobox").click()
@@ -129,5 +140,18 @@ def test_the_picker_overrides_the_browser_and_survives_a_reload(browser, app_ser
         expect(page.get_by_text("Ustawienia gry")).to_have_count(0)
         picker = page.locator(".st-key-language_picker").get_by_role("combobox")
         expect(picker).to_have_accessible_name("Ngôn ngữ")  # "Language", itself in Vietnamese
-    finally:
-        context.close()
+
+
+def test_a_sample_photos_reading_notes_are_in_the_browsers_language(browser, app_server):
+    """The photo reader's own sentences (its decoding note) come from the catalogs too."""
+    with _page_in(browser, "pl-PL") as page:
+        open_app(page, app_server.url, title=LANGUAGES["pl-PL"]["title"])
+        wait_for_app_run(page)
+        click_when_idle(page, page.get_by_role("button", name="Wypróbuj ten przykład"))
+        total = page.get_by_test_id("stMetric").filter(has_text="razem").first
+        expect(total).to_contain_text("51", timeout=20_000)  # aau-board-1.jpg, the first sample
+        click_when_idle(page, page.get_by_text("Co aplikacja zobaczyła w aau-board-1.jpg"))
+        saw = page.get_by_test_id("stExpanderDetails").filter(has_text="Odczytane królestwo")
+        # "As read, the kingdom splits into distinct real dominoes; nothing changed."
+        expect(saw).to_contain_text("królestwo dzieli się na różne prawdziwe kafelki domino")
+        expect(saw).not_to_contain_text("real dominoes")

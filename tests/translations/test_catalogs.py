@@ -72,10 +72,42 @@ def test_a_missing_translation_or_a_dropped_placeholder_is_caught(tmp_path):
     catalog.get("Result").string = ""  # left untranslated
     plural = catalog.get(("{n} crown", "{n} crowns"))
     plural.string = ("{n} korona", "{n} korony", "koron")  # a form lost its number
+    # The photo reader's sentences are checked the same way.
+    catalog.get("{file} is empty (0 bytes): choose the photo again").string = "pusty plik"
+    holes = catalog.get(
+        (
+            "{note} The table shows through {n} cell read as a hole that a complete domino would "
+            "need as a tile ({tiles}): kept as a hole; check it.",
+            "{note} The table shows through {n} cells read as a hole that a complete domino "
+            "would need as a tile ({tiles}): kept as holes; check them.",
+        )
+    )
+    holes.string = (*holes.string[:2], "Stół prześwituje przez kwadraty ({tiles}).")
     problems = _problems(template, catalog)
-    assert len(problems) == 4
+    assert len(problems) == 6
     assert any("'Result'" in problem for problem in problems)
     assert any("'koron'" in problem for problem in problems)
+    assert any("'pusty plik'" in problem for problem in problems)
+    assert any("Stół prześwituje przez kwadraty" in problem for problem in problems)
+
+
+def test_every_module_that_marks_messages_is_extracted():
+    """babel.cfg names every package whose code marks messages (vision's included), so that
+    ``pybabel extract`` and the template test above see them."""
+    from babel.util import pathmatch
+
+    config = (ROOT / "babel.cfg").read_text().splitlines()
+    patterns = [line[len("[python: ") : -1] for line in config if line.startswith("[python: ")]
+    marker = re.compile(r"\b(?:msg|nmsg|_|_n|N_|ngettext)\(\s*[\"']")
+    unmapped = [
+        str(path.relative_to(ROOT))
+        for path in ROOT.rglob("*.py")
+        if path.relative_to(ROOT).parts[0] not in {"tests", "lab", ".venv", "build"}
+        and marker.search(path.read_text(encoding="utf-8"))
+        and not any(pathmatch(p, str(path.relative_to(ROOT))) for p in patterns)
+    ]
+    assert unmapped == []
+    assert any(pathmatch(p, "vision/find/search.py") for p in patterns)
 
 
 def test_the_template_is_up_to_date_with_the_code(tmp_path):

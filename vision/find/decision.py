@@ -17,6 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from scoring.words import Message, msg
 from vision.find.edges import gradient_images, opponent_colour
 from vision.find.location import cells_in_photo
 from vision.stats import median
@@ -182,8 +183,8 @@ def cut_off_sentence(
     if not (short or beyond or past_edge):
         # Only the fit says so: a complete kingdom flush with the edge in a soft photo, its
         # seams faint, also sits poorly on its frame. Say what was seen, not more.
-        return f"a kingdom {where} reaches the photo's edge and may be cut by it"
-    return f"a kingdom {where} is cut by the photo's edge"
+        return msg("a kingdom {where} reaches the photo's edge and may be cut by it", where=where)
+    return msg("a kingdom {where} is cut by the photo's edge", where=where)
 
 
 def runs_on_to_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool:
@@ -231,13 +232,20 @@ def reaches_past_photo(location) -> bool:
     return not cells_in_photo(location).all()
 
 
-def where_in_photo(point: np.ndarray, shape: tuple[int, int]) -> str:
+def where_in_photo(point: np.ndarray, shape: tuple[int, int]) -> Message:
     """'at the top left', 'at the right', 'in the middle', ... for a point in the photo."""
     h, w = shape
-    across = ("left", "", "right")[min(2, max(0, int(3 * point[0] / w)))]
-    down = ("top", "", "bottom")[min(2, max(0, int(3 * point[1] / h)))]
-    words = " ".join(word for word in (down, across) if word)
-    return f"at the {words}" if words else "in the middle"
+    across = min(2, max(0, int(3 * point[0] / w)))
+    down = min(2, max(0, int(3 * point[1] / h)))
+    return _PLACES[down][across]
+
+
+# Where a kingdom lies in the photo, by thirds (top to bottom, left to right): whole phrases.
+_PLACES = (
+    (msg("at the top left"), msg("at the top"), msg("at the top right")),
+    (msg("at the left"), msg("in the middle"), msg("at the right")),
+    (msg("at the bottom left"), msg("at the bottom"), msg("at the bottom right")),
+)
 
 
 def reading_order(locations: list) -> list:

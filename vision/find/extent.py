@@ -15,6 +15,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from scoring.words import msg
 from vision.find.edges import (
     LATTICE_PX,
     gradient_images,
@@ -53,8 +54,10 @@ def place_frame(
     rows, cols = np.nonzero(tiles)
     if len(rows) == 0:
         raise NoBoardFound(
-            "no kingdom found: no tiles line up on a grid; take the photo from above, or tap"
-            " the kingdom's four corners"
+            msg(
+                "no kingdom found: no tiles line up on a grid; take the photo from above, or tap "
+                "the kingdom's four corners"
+            )
         )
     pad = 2  # _tile_cells looks this many cells beyond the first estimate
     col0, col1 = cols.min() - pad, cols.max() - pad + 1
@@ -72,13 +75,20 @@ def place_frame(
             # scenes this was a 5×5 kingdom whose lattice lies half a cell off its tiles
             # (a beige row on a beige table), so each end row is half covered. Say so.
             warnings = (
-                f"the tiles fill only {col1 - col0}×{row1 - row0} cells of this 7×7 frame: it"
-                f" {SIZE_DOUBT} framed half a cell off; check the grid, or give the size",
+                msg(
+                    "the tiles fill only {span} cells of this 7×7 frame: it may be a 5×5 kingdom "
+                    "framed half a cell off; check the grid, or give the size",
+                    span=f"{col1 - col0}×{row1 - row0}",
+                ),
             )
     if span > size:
         warnings = (
-            f"the tiles span {col1 - col0}×{row1 - row0} cells, more than a {size}×{size}"
-            " kingdom: check the grid, or give the size",
+            msg(
+                "the tiles span {span} cells, more than a {size} kingdom: check the grid, or give "
+                "the size",
+                span=f"{col1 - col0}×{row1 - row0}",
+                size=f"{size}×{size}",
+            ),
         )
     # Centre the frame on the tiles; an odd spare cell goes to the side that shows more tile
     # edges, else after (right / bottom). Tiles longer than the frame: the frame goes where

@@ -19,6 +19,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from scoring.words import msg
 from vision.find.decision import lattice_evidence, straightened_view
 from vision.find.edges import (
     LATTICE_PX,
@@ -125,7 +126,7 @@ MIN_LATTICE_CLARITY = 2.0
 # colourful blobs that are not kingdoms 0-0.5.
 MIN_EDGE_SUPPORT = 0.6
 SEARCH_LONG_SIDE = 256  # size of the straightened view used to count cells
-NOT_A_GRID = (
+NOT_A_GRID = msg(
     "no kingdom found: something stands out from the table, but its edges do not form a grid of"
     " square tiles; take the photo from straight above, or tap the kingdom's four corners"
 )
@@ -165,9 +166,11 @@ def fit_lattice(
     counted.sort(key=lambda item: item[0][2], reverse=True)
     if counted[0][0][2] < MIN_LATTICE_CLARITY:
         raise NoBoardFound(
-            "no kingdom found: something stands out from the table but shows no grid of square"
-            " tiles; take the photo from straight above in good light, or tap the kingdom's four"
-            " corners"
+            msg(
+                "no kingdom found: something stands out from the table but shows no grid of "
+                "square tiles; take the photo from straight above in good light, or tap the "
+                "kingdom's four corners"
+            )
         )
     margin = LATTICE_PX // 2
     # The clearest lattice first; if its tile edges do not hold up once fitted, the next; last,
@@ -414,8 +417,10 @@ def _count_cells(small: np.ndarray, quad: np.ndarray, fewest: int = 2) -> tuple[
                 candidates.append((sx + sy, kx, ky))
     if not candidates:
         raise NoBoardFound(
-            "no kingdom found: the shape found is too long and thin for a kingdom; take the photo"
-            " from above, or tap the kingdom's four corners"
+            msg(
+                "no kingdom found: the shape found is too long and thin for a kingdom; take the "
+                "photo from above, or tap the kingdom's four corners"
+            )
         )
     score, kx, ky = max(candidates)
     return kx, ky, score

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from scoring.words import msg
 from vision.load_image import ImageError
 
 SIZES = (5, 7)
@@ -202,8 +203,11 @@ def check_image(image: np.ndarray) -> None:
         raise ValueError(f"image must be H×W×3 BGR, got shape {image.shape}")
     if min(image.shape[:2]) < 32:
         raise NoBoardFound(
-            f"no kingdom found: the image is too small ({image.shape[1]}×{image.shape[0]}"
-            " pixels); take a photo of the whole kingdom from above"
+            msg(
+                "no kingdom found: the image is too small ({size} pixels); take a photo of the "
+                "whole kingdom from above",
+                size=f"{image.shape[1]}×{image.shape[0]}",
+            )
         )
 
 

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from scoring.words import Joined, msg, nmsg
 from vision.find.decision import (
     FOUND_MIN_CELL_SPREAD,
     FOUND_MIN_EDGE_SHARE,
@@ -114,15 +115,15 @@ KNOWN_GROWN = 1.15
 # gets the second look too: what is left may be kingdoms whose holes show the cloth.
 LEFT_IN_BLOB = 0.5
 FRAMES_SHARED = 0.2
-FRAME_PAST_EDGE = (
+FRAME_PAST_EDGE = msg(
     "no kingdom found: the grid fitted to the tiles reaches past the photo's edge; take the photo"
     " from straight above with some table all round the kingdom, or tap its four corners"
 )
-NOT_TILES = (
+NOT_TILES = msg(
     "no kingdom found: something stands out from the table, but it does not look like different"
     " tiles on a grid; take the photo from above, or tap the kingdom's corners"
 )
-MOSTLY_TABLE = (
+MOSTLY_TABLE = msg(
     "no kingdom found: the only grid seen is mostly table, no tiles on it; take the photo from"
     " above with the whole kingdom in the frame, or tap the kingdom's four corners"
 )
@@ -157,10 +158,20 @@ def find_board(
     notes = list(found.warnings)
     others = len(found.kingdoms) - 1
     if others:
-        count = "two kingdoms" if others == 1 else f"{others + 1} kingdoms"
         notes.append(
-            f"{count} in the photo: reading the largest; photograph one at a time, or read them"
-            " all at once (--kingdoms all)"
+            msg(
+                "two kingdoms in the photo: reading the largest; photograph one at a time, or "
+                "read them all at once (--kingdoms all)"
+            )
+            if others == 1
+            else nmsg(
+                "{n} kingdom in the photo: reading the largest; photograph one at a time, or "
+                "read them all at once (--kingdoms all)",
+                "{n} kingdoms in the photo: reading the largest; photograph one at a time, or "
+                "read them all at once (--kingdoms all)",
+                others + 1,
+                n=others + 1,
+            )
         )
     notes += found.cut_off
     if not notes:
@@ -208,13 +219,17 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             straight = location_from_corners(full, found, straightened=True, image_shape=shape)
             return KingdomsFound((straight,))
         raise NoBoardFound(
-            "no kingdom found: the image shows no grid of tiles; take a photo of the whole"
-            " kingdom from above"
+            msg(
+                "no kingdom found: the image shows no grid of tiles; take a photo of the whole "
+                "kingdom from above"
+            )
         )
     if not blobs:
         raise NoBoardFound(
-            "no kingdom found: nothing stands out from the table; take the photo from above with"
-            " the whole kingdom in the frame, or tap its four corners"
+            msg(
+                "no kingdom found: nothing stands out from the table; take the photo from above "
+                "with the whole kingdom in the frame, or tap its four corners"
+            )
         )
 
     photo = _Photo(image, small, scale)
@@ -226,13 +241,18 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
     if not found.complete:
         if cut_off:
             raise NoBoardFound(
-                "no kingdom found whole in the photo: " + "; ".join(cut_off) + ". Take the photo"
-                " with the whole kingdom and some table all round it in the frame, or tap the"
-                " kingdom's four corners"
+                msg(
+                    "no kingdom found whole in the photo: {cut_off}. Take the photo with the "
+                    "whole kingdom and some table all round it in the frame, or tap the "
+                    "kingdom's four corners",
+                    cut_off=Joined(tuple(cut_off)),
+                )
             )
         raise found.first_error or NoBoardFound(
-            "no kingdom found: nothing on the table shows a grid of tiles; take the photo from"
-            " above, or tap the kingdom's four corners"
+            msg(
+                "no kingdom found: nothing on the table shows a grid of tiles; take the photo "
+                "from above, or tap the kingdom's four corners"
+            )
         )
     return KingdomsFound(tuple(reading_order(found.complete)), tuple(cut_off))
 
@@ -410,16 +430,20 @@ def _given_corners(image: np.ndarray, size: int | None, corners) -> BoardLocatio
     corners = np.asarray(corners, dtype=np.float64)
     if corners.shape not in ((4, 2), (8,)) or not np.isfinite(corners).all():
         raise NoBoardFound(
-            "no kingdom found: the corners given are not four points (x, y) in the photo;"
-            " tap the kingdom's four corners again"
+            msg(
+                "no kingdom found: the corners given are not four points (x, y) in the photo; "
+                "tap the kingdom's four corners again"
+            )
         )
     corners = order_corners(corners.reshape(4, 2))
     if size is None and is_quad(corners):
         size = size_inside(image, corners)
     if not is_quad(corners) or not tiles_seen(image, corners, size):
         raise NoBoardFound(
-            "no kingdom found: the corners given enclose no grid of tiles; tap the four outer"
-            " corners of the kingdom"
+            msg(
+                "no kingdom found: the corners given enclose no grid of tiles; tap the four outer "
+                "corners of the kingdom"
+            )
         )
     return location_from_corners(corners, size, image_shape=image.shape[:2])
 
@@ -579,8 +603,10 @@ def _fit_in(view: np.ndarray, blob: np.ndarray, size: int | None):
     rows, cols = span[1] - span[0], span[3] - span[2]
     if min(rows, cols) < MIN_TILE_SPAN and not touches_border(blob):
         raise NoBoardFound(
-            "no kingdom found: what stands out holds too few tiles for a finished kingdom; take"
-            " the photo from above with the whole kingdom in view, or tap its four corners"
+            msg(
+                "no kingdom found: what stands out holds too few tiles for a finished kingdom; "
+                "take the photo from above with the whole kingdom in view, or tap its four corners"
+            )
         )
     if not tiles_seen(view, frame, n):
         raise NoBoardFound(NOT_TILES)
@@ -720,9 +746,20 @@ def _five_inside(image: np.ndarray, location: BoardLocation, why: str) -> BoardL
     if not in_photo:
         return None
     five = min(in_photo, key=lambda window: window[:3])[3]
-    said = (
-        f"read as a 5×5 kingdom: its tiles span {col1 - col0}×{row1 - row0} cells (some out of"
-        f" line), and {why}; check the grid, or give the size"
+    span = f"{col1 - col0}×{row1 - row0}"
+    said = (  # whole sentences, one per reason, for the translators
+        msg(
+            "read as a 5×5 kingdom: its tiles span {span} cells (some out of line), and a 7×7 "
+            "frame round them would reach past the photo's edge; check the grid, or give the size",
+            span=span,
+        )
+        if why == PAST_PHOTO
+        else msg(
+            "read as a 5×5 kingdom: its tiles span {span} cells (some out of line), and a 7×7 "
+            "frame round them shows too few tile edges for a kingdom; check the grid, or give the "
+            "size",
+            span=span,
+        )
     )
     return dataclasses.replace(five, warnings=(*without_size_doubt(five.warnings), said))
 
