@@ -299,16 +299,19 @@ def random_kingdom(size: int, rng: np.random.Generator, tiles) -> Board:
     return Board(tuple(tuple(row) for row in grid))
 
 
-def evaluate_scenes(count: int, seed: int = 1000, camera: bool = False) -> dict:
+def evaluate_scenes(
+    count: int, seed: int = 1000, camera: bool = False, kind: str | None = None
+) -> dict:
     """The whole pipeline on ``lab.synth`` hard scenes (photo → board), model alone and decoded.
 
     Prints kingdoms found, cells right, boards entirely right, totals right, holes read as
     holes, the castle cell right, and boards decoding turned right or wrong. The found board is
     compared under the quarter turn that matches the model's own reading best. ``camera``:
     the scenes taken by a pinhole camera, the castle figure leaning away from it
-    (``make_hard_scene(camera=True)``), seeds from 7000 unless ``seed`` is given.
+    (``make_hard_scene(camera=True)``), seeds from 7000 unless ``seed`` is given. ``kind``: the
+    scenes of one of ``lab.synth.KINDS`` instead (``make_kind_scene``).
     """
-    from lab.synth import make_hard_scene
+    from lab.synth import make_hard_scene, make_kind_scene
     from scoring.board import parse_board
     from vision.cells import read_board_image
     from vision.pipeline import ImageError, read_image
@@ -323,7 +326,10 @@ def evaluate_scenes(count: int, seed: int = 1000, camera: bool = False) -> dict:
     # decoding) is caught; a wrong board with no mark on any cell is silently wrong.
     wrong_cells = wrong_cells_marked = silent_boards = 0
     for k in range(count):
-        scene = make_hard_scene(seed + k, camera=camera)
+        if kind is None:
+            scene = make_hard_scene(seed + k, camera=camera)
+        else:
+            scene = make_kind_scene(seed + k, kind)
         ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         try:
             reading = read_image(jpeg.tobytes())
@@ -370,10 +376,9 @@ def evaluate_scenes(count: int, seed: int = 1000, camera: bool = False) -> dict:
             turned_right.append(str(scene.seed))
         if right["alone"] and not right["decoded"]:
             turned_wrong.append(str(scene.seed))
-    kind = "taken by a camera, " if camera else ""
-    print(
-        f"\n== hard synthetic scenes ({kind}lab.synth --hard), seeds {seed}-{seed + count - 1} =="
-    )
+    what = f"lab.synth --kind {kind}" if kind else "lab.synth --hard"
+    what = f"taken by a camera, {what}" if camera else what
+    print(f"\n== hard synthetic scenes ({what}), seeds {seed}-{seed + count - 1} ==")
     print(f"kingdoms found with the right size: {found} of {count}")
     if not_found or wrong_size:
         print(f"  not found: {not_found}; wrong size: {wrong_size}")
@@ -402,6 +407,27 @@ def evaluate_scenes(count: int, seed: int = 1000, camera: bool = False) -> dict:
         "turned_wrong": len(turned_wrong),
         "silent_boards": silent_boards,
     }
+
+
+KIND_SEEDS = 9000  # evaluation seeds of each lab.synth kind; development seeds are 9100-9999
+
+
+def evaluate_kinds(count: int) -> dict:
+    """``evaluate_scenes`` on each kind of ``lab.synth.KINDS`` (seeds from KIND_SEEDS), then one
+    line per kind: the share of kingdoms found, boards, totals and holes right after decoding,
+    and the boards wrong with no cell marked for a look."""
+    from lab.synth import KINDS
+
+    figures = {kind: evaluate_scenes(count, KIND_SEEDS, kind=kind) for kind in KINDS}
+    last = KIND_SEEDS + count - 1
+    print(f"\n== the real photos' kinds (lab.synth --kind), seeds {KIND_SEEDS}-{last} ==")
+    print(f"{'kind':<14}{'found':>8}{'boards':>8}{'totals':>8}{'holes':>8}{'silent':>8}")
+    for kind, f in figures.items():
+        print(
+            f"{kind:<14}{f['found']:>8.0%}{f['boards']:>8.0%}{f['totals']:>8.0%}"
+            f"{f['holes']:>8.0%}{f['silent_boards']:>8d}"
+        )
+    return figures
 
 
 def marked_mistakes(
@@ -566,7 +592,16 @@ def main(argv: list[str] | None = None) -> dict:
         help="with --scenes: scenes taken by a pinhole camera, the castle figure leaning away "
         "from it (seeds 7000 on; the default scenes are 1000 on)",
     )
+    parser.add_argument(
+        "--kinds",
+        type=int,
+        default=0,
+        help="only the whole pipeline on this many scenes of each kind of real photo the reader"
+        " got wrong (lab.synth --kind), one line per kind",
+    )
     args = parser.parse_args(argv)
+    if args.kinds:
+        return evaluate_kinds(args.kinds)
     if args.scenes:
         return evaluate_scenes(args.scenes, 7000 if args.camera else 1000, args.camera)
 

@@ -99,3 +99,14 @@ def test_crop_centring_measures_a_frame_off_by_a_third_of_a_cell(shared_dir):
     )
     far = np.array([off for off, _ in crop_centring(moved, reading)])
     assert np.median(far) > 0.25
+
+
+def test_kinds_evaluation_prints_one_line_per_kind(shared_dir, capsys):
+    from lab.evaluate import evaluate_kinds
+    from lab.synth import KINDS
+
+    figures = evaluate_kinds(1)
+    out = capsys.readouterr().out.split("the real photos' kinds")[-1]
+    lines = [line for line in out.splitlines() if line.split()[:1] and line.split()[0] in KINDS]
+    assert [line.split()[0] for line in lines] == list(KINDS)
+    assert set(figures) == set(KINDS) and all(0 <= f["totals"] <= 1 for f in figures.values())
