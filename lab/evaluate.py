@@ -300,7 +300,11 @@ def random_kingdom(size: int, rng: np.random.Generator, tiles) -> Board:
 
 
 def evaluate_scenes(
-    count: int, seed: int = 1000, camera: bool = False, soft_wood: bool = False
+    count: int,
+    seed: int = 1000,
+    camera: bool = False,
+    soft_wood: bool = False,
+    kind: str | None = None,
 ) -> dict:
     """The whole pipeline on ``lab.synth`` hard scenes (photo → board), model alone and decoded.
 
@@ -309,9 +313,10 @@ def evaluate_scenes(
     compared under the quarter turn that matches the model's own reading best. ``camera``:
     the scenes taken by a pinhole camera, the castle figure leaning away from it
     (``make_hard_scene(camera=True)``), seeds from 7000 unless ``seed`` is given. ``soft_wood``:
-    warm light wood, several holes, the figure, a soft video frame (seeds from 11000).
+    warm light wood, several holes, the figure, a soft video frame (seeds from 11000). ``kind``: the
+    scenes of one of ``lab.synth.KINDS`` instead (``make_kind_scene``).
     """
-    from lab.synth import make_hard_scene
+    from lab.synth import make_hard_scene, make_kind_scene
     from scoring.board import parse_board
     from vision.cells import read_board_image
     from vision.pipeline import ImageError, read_image
@@ -326,7 +331,10 @@ def evaluate_scenes(
     # decoding) is caught; a wrong board with no mark on any cell is silently wrong.
     wrong_cells = wrong_cells_marked = silent_boards = 0
     for k in range(count):
-        scene = make_hard_scene(seed + k, camera=camera, soft_wood=soft_wood)
+        if kind is None:
+            scene = make_hard_scene(seed + k, camera=camera, soft_wood=soft_wood)
+        else:
+            scene = make_kind_scene(seed + k, kind)
         ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         try:
             reading = read_image(jpeg.tobytes())
@@ -373,12 +381,11 @@ def evaluate_scenes(
             turned_right.append(str(scene.seed))
         if right["alone"] and not right["decoded"]:
             turned_wrong.append(str(scene.seed))
-    kind = ("taken by a camera, " if camera else "") + (
+    what = ("taken by a camera, " if camera else "") + (
         "soft frames on warm wood, " if soft_wood else ""
     )
-    print(
-        f"\n== hard synthetic scenes ({kind}lab.synth --hard), seeds {seed}-{seed + count - 1} =="
-    )
+    what += f"lab.synth --kind {kind}" if kind else "lab.synth --hard"
+    print(f"\n== hard synthetic scenes ({what}), seeds {seed}-{seed + count - 1} ==")
     print(f"kingdoms found with the right size: {found} of {count}")
     if not_found or wrong_size:
         print(f"  not found: {not_found}; wrong size: {wrong_size}")
@@ -418,6 +425,11 @@ SCENE_KINDS = {
     "camera scenes": (lambda n, seed: evaluate_scenes(n, seed, camera=True), 7000),
     "soft frames, warm wood": (lambda n, seed: evaluate_scenes(n, seed, soft_wood=True), 11000),
     "tables at 0.35-0.5 of 12 MP": (lambda n, seed: _shrunk_tables(n, seed), 30000),
+    "printed-grid mats": (lambda n, seed: evaluate_scenes(n, seed, kind="grid_mat"), 9000),
+    "tight crops, cloth in holes": (
+        lambda n, seed: evaluate_scenes(n, seed, kind="tight_cloth"),
+        9000,
+    ),
 }
 
 
@@ -436,12 +448,12 @@ def evaluate_kinds(count: int, kinds: list[str] | None = None) -> dict:
         figures[kind] = evaluate(count, seed)
     print(f"\n== every kind of scene, {count} each, decoded ==")
     print(
-        f"{'kind':<26}{'found':>8}{'cells':>9}{'boards':>9}{'totals':>9}{'holes':>9}"
+        f"{'kind':<29}{'found':>8}{'cells':>9}{'boards':>9}{'totals':>9}{'holes':>9}"
         f"{'false holes':>13}  wrong cells marked"
     )
     for kind, f in figures.items():
         print(
-            f"{kind:<26}{f['found']:>8.1%}{f['cells']:>9.2%}{f['boards']:>9.1%}"
+            f"{kind:<29}{f['found']:>8.1%}{f['cells']:>9.2%}{f['boards']:>9.1%}"
             f"{f['totals']:>9.1%}{f['holes']:>9.1%}{f['false_holes']:>13.2%}"
             f"  {f['wrong_cells_marked']} of {f['wrong_cells']}"
         )

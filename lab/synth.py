@@ -871,6 +871,217 @@ def _video_frame(rng, image: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
+# --- the real photos' kinds: a printed-grid cutting mat, a tight crop on a patterned cloth -----
+
+# Scenes built from the kinds of real photo the reader got wrong (issue 44): each its own line in
+# ``lab.evaluate --kinds``. A kind's scenes are the hard scenes' kingdoms (real dominoes, drift,
+# holes, light) on the table that fooled the reader.
+KINDS = ("grid_mat", "tight_cloth")
+MAT_BGR = ((105, 62, 28), (70, 45, 20), (55, 95, 40), (45, 70, 30))  # dark blue, dark green
+MAT_INK_BGR = ((235, 235, 235), (60, 210, 235))  # white or yellow lines
+CLOTH_PATTERNS = ("swirls", "flowers", "stripes")
+# Light blue first (the real photo's), then pink, mint, beige and a lake blue.
+LIGHT_CLOTH_BGR = ((235, 205, 160), (200, 185, 240), (195, 225, 185), (190, 215, 230))
+LIGHT_CLOTH_BGR += ((170, 120, 60),)
+CLOTH_INK_BGR = ((40, 205, 240), (250, 250, 250), (60, 60, 170), (90, 60, 40))
+
+
+def make_kind_scene(seed: int, kind: str, photo_long_side: int = 1600) -> Scene:
+    """A scene of one of ``KINDS``, fully determined by ``seed`` and ``kind``.
+
+    ``grid_mat``: the kingdom, tilted, on a dark blue or green cutting mat printed with white or
+    yellow lines at a pitch finer (0.45-0.85) or coarser (1.15-1.6) than the tiles', at any angle
+    to them, every fifth line thicker; a second kingdom cut by the photo's edge and a knitted
+    sleeve beside it when they fit.
+    ``tight_cloth``: a photo cropped to the kingdom (at most a tenth of a cell of table beyond
+    it), taken nearly square-on, its holes (at least one domino) showing a light cloth printed
+    with swirls, flowers or stripes: no table shows around the kingdom to compare holes with.
+    """
+    from lab.augment import light_gains
+
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    rng = np.random.default_rng([seed, KINDS.index(kind)])
+    size = 7 if rng.random() < 0.5 else 5
+    cells, labels, partner = _real_kingdom_cells(rng, size)
+    holes = _hole_dominoes(rng, labels, partner, size)
+    if kind == "tight_cloth":
+        while not holes:
+            holes = _hole_dominoes(rng, labels, partner, size)
+    for r, c in holes:
+        labels[r][c] = "."
+    short = int(photo_long_side * rng.choice([0.75, 0.5625]))
+    height, width = (photo_long_side, short) if rng.random() < 0.6 else (short, photo_long_side)
+    margin = SOURCE_PX
+    plane_side = size * SOURCE_PX + 2 * margin
+    tiles = np.zeros((plane_side, plane_side, 3), np.uint8)
+    alpha = np.zeros((plane_side, plane_side), np.float32)
+    shifts = _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha)
+    if kind == "grid_mat":
+        frame_plane, corners = _frame_in_photo(rng, size, margin, width, height, 0.4, 0.7, 0.1)
+    else:
+        frame_plane, corners = _square_on_frame(rng, size, margin, width, height)
+    to_photo = cv2.getPerspectiveTransform(
+        frame_plane.astype(np.float32), corners.astype(np.float32)
+    )
+    if kind == "grid_mat":
+        photo = _printed_grid_mat(rng, to_photo, height, width)
+    else:
+        photo = _printed_cloth(rng, height, width, 0.25 * np.linalg.norm(to_photo[:2, :2]) * 100)
+    warped = cv2.warpPerspective(tiles, to_photo, (width, height), flags=cv2.INTER_AREA)
+    weight = cv2.warpPerspective(alpha, to_photo, (width, height), flags=cv2.INTER_LINEAR)
+    if kind == "grid_mat":
+        other, other_weight = _kingdom_cut_by_edge(rng, to_photo, size, margin, width, height)
+        weight = np.maximum(weight, other_weight)
+        warped = np.where(other_weight[..., None] > 0, other, warped)
+    photo = photo * (1 - weight[..., None]) + warped * weight[..., None]
+    photo = _tile_shadow(rng, photo.astype(np.float32), weight)
+    if kind == "grid_mat":
+        from lab.tables import _clutter
+
+        cell_px = float(np.linalg.norm(corners[1] - corners[0])) / size
+        occupied = cv2.dilate((weight > 0.05).astype(np.uint8), np.ones((31, 31), np.uint8))
+        _clutter(rng, photo, occupied, cell_px, np.array([1.0, 1.0]), things=["sweater"])
+    photo = _lighting(rng, photo)
+    kelvin = 1e6 / rng.uniform(1e6 / 6500, 1e6 / 2700)
+    photo = photo * light_gains(kelvin, rng.uniform(0.3, 1.0)).astype(np.float32)
+    image = np.clip(photo, 0, 255).astype(np.uint8)
+    if kind == "tight_cloth":
+        cell = float(np.linalg.norm(corners[1] - corners[0])) / size
+        low = np.floor(corners.min(axis=0) - rng.uniform(0, 0.1, 2) * cell).astype(int)
+        high = np.ceil(corners.max(axis=0) + rng.uniform(0, 0.1, 2) * cell).astype(int)
+        low, high = np.maximum(low, 0), np.minimum(high, [width, height])
+        image = np.ascontiguousarray(image[low[1] : high[1], low[0] : high[0]])
+        corners = corners - low
+    image = _camera(rng, image)
+    labels = tuple(tuple(r) for r in labels)
+    return Scene(image, corners, size, labels, kind, kind, seed, shifts)
+
+
+def kind_scenes(kind: str, count: int, seed: int, photo_long_side: int = 1600):
+    for i in range(count):
+        yield make_kind_scene(seed + i, kind, photo_long_side)
+
+
+def _square_on_frame(rng, size, margin, width, height) -> tuple[np.ndarray, np.ndarray]:
+    """The frame taken nearly square-on (a quarter turn and a few degrees, a slight keystone),
+    60-85 % of the photo's short side, somewhere inside it (as ``_frame_in_photo``)."""
+    frame_plane = (
+        np.array([[0, 0], [size, 0], [size, size], [0, size]], dtype=np.float64) * SOURCE_PX
+        + margin
+    )
+    kingdom_px = rng.uniform(0.6, 0.85) * min(height, width)
+    angle = int(rng.integers(4)) * np.pi / 2 + np.radians(rng.normal(0, 1.5))
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    placed = (frame_plane - frame_plane.mean(axis=0)) / (size * SOURCE_PX) * kingdom_px
+    placed = placed @ rotation.T
+    towards = rng.normal(0, 1, 2)
+    towards /= np.linalg.norm(towards)
+    placed = placed * (1 - rng.uniform(0, 0.04) * (placed @ towards / (kingdom_px / 2)))[:, None]
+    placed += rng.normal(0, 0.004 * kingdom_px, placed.shape)
+    free = np.array([width, height]) - (placed.max(axis=0) - placed.min(axis=0))
+    offset = -placed.min(axis=0) + rng.uniform(0.2, 0.8, 2) * np.maximum(free, 0)
+    return frame_plane, placed + offset
+
+
+def _printed_grid_mat(rng, to_photo: np.ndarray, height: int, width: int) -> np.ndarray:
+    """A cutting mat lying on the tile plane (under the same perspective as the kingdom): dark
+    blue or green, lines at a pitch finer or coarser than the tiles', every fifth thicker."""
+    colour = np.array(MAT_BGR[int(rng.integers(len(MAT_BGR)))], np.float32)
+    colour = colour * rng.uniform(0.85, 1.2)
+    ink = np.array(MAT_INK_BGR[int(rng.integers(len(MAT_INK_BGR)))], np.float32)
+    ratio = rng.uniform(0.45, 0.85) if rng.random() < 0.5 else rng.uniform(1.15, 1.6)
+    pitch = ratio * SOURCE_PX  # in plane pixels
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    to_plane = np.linalg.inv(to_photo)
+    w = to_plane[2, 0] * x + to_plane[2, 1] * y + to_plane[2, 2]
+    u = (to_plane[0, 0] * x + to_plane[0, 1] * y + to_plane[0, 2]) / w
+    v = (to_plane[1, 0] * x + to_plane[1, 1] * y + to_plane[1, 2]) / w
+    turn = np.radians(rng.choice([0.0, rng.uniform(-20, 20)]))
+    u, v = u * np.cos(turn) - v * np.sin(turn), u * np.sin(turn) + v * np.cos(turn)
+    # Plane pixels per photo pixel, so a line is about as wide everywhere in the photo.
+    scale = np.sqrt(abs(np.linalg.det(to_plane[:2, :2])) / np.mean(w) ** 2)
+    printed = np.zeros((height, width), np.float32)
+    for coordinate in (u + rng.uniform(0, pitch), v + rng.uniform(0, pitch)):
+        index = np.floor(coordinate / pitch)
+        distance = np.abs(coordinate - (index + np.round(coordinate / pitch - index)) * pitch)
+        half = np.where(np.mod(np.round(coordinate / pitch), 5) == 0, 1.3, 0.7) * scale
+        printed = np.maximum(printed, np.clip(half + 0.5 * scale - distance, 0, scale) / scale)
+    table = np.ones((height, width, 3), np.float32) * colour
+    table += _smooth_noise(rng, height, width, 64, 5)[..., None]
+    return table * (1 - printed[..., None]) + ink * printed[..., None]
+
+
+def _kingdom_cut_by_edge(rng, to_photo, size, margin, width, height):
+    """Another 5×5 kingdom on the same plane beside this one, placed so the photo's edge cuts
+    it (a tenth to two thirds of it in the photo); its (BGR, weight) in photo pixels, weight all
+    zeros when no place beside the kingdom is cut so."""
+    gap = rng.uniform(0.6, 2.0)
+    places = [(size + gap, 0), (-5 - gap, 0), (0, size + gap), (0, -5 - gap)]
+    photo_box = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    for index in rng.permutation(len(places)):
+        dx, dy = places[index]
+        dy += rng.uniform(-1, 1) if dx else 0.0
+        dx += rng.uniform(-1, 1) if dy else 0.0
+        square = (np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float) + [dx, dy]) * SOURCE_PX
+        outline = cv2.perspectiveTransform(
+            (square + margin).reshape(-1, 1, 2).astype(np.float32), to_photo
+        ).reshape(4, 2)
+        area = abs(cv2.contourArea(outline))
+        inside, _ = cv2.intersectConvexConvex(outline, photo_box)
+        if area > 0 and 0.1 < inside / area < 0.67:
+            break
+    else:
+        return np.zeros((height, width, 3), np.float32), np.zeros((height, width), np.float32)
+    cells, _, partner = _real_kingdom_cells(rng, 5)
+    side = 5 * SOURCE_PX + 2 * margin
+    tiles = np.zeros((side, side, 3), np.uint8)
+    alpha = np.zeros((side, side), np.float32)
+    _lay_drifting_dominoes(rng, cells, set(), partner, 5, margin, tiles, alpha)
+    shift = np.array([[1, 0, dx * SOURCE_PX], [0, 1, dy * SOURCE_PX], [0, 0, 1]], float)
+    to_photo_other = to_photo @ shift
+    warped = cv2.warpPerspective(tiles, to_photo_other, (width, height), flags=cv2.INTER_AREA)
+    weight = cv2.warpPerspective(alpha, to_photo_other, (width, height), flags=cv2.INTER_LINEAR)
+    return warped.astype(np.float32), weight
+
+
+def _printed_cloth(rng, height: int, width: int, motif_px: float) -> np.ndarray:
+    """A light cloth (light blue first among its colours) printed with swirls, flowers or
+    stripes about ``motif_px`` across, in yellow, white, red or brown (float32 BGR)."""
+    colour = np.array(LIGHT_CLOTH_BGR[int(rng.integers(len(LIGHT_CLOTH_BGR)))], np.float32)
+    colour = colour * rng.uniform(0.85, 1.05)
+    accent = np.array(CLOTH_INK_BGR[int(rng.integers(len(CLOTH_INK_BGR)))], np.float32)
+    pattern = CLOTH_PATTERNS[int(rng.integers(len(CLOTH_PATTERNS)))]
+    motif = max(8.0, motif_px * rng.uniform(0.6, 2.0))
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32)
+    ink = np.zeros((height, width), np.float32)
+    if pattern == "stripes":
+        angle = rng.uniform(0, np.pi)
+        u = x * np.cos(angle) + y * np.sin(angle)
+        ink = (np.mod(u, motif) < motif * rng.uniform(0.15, 0.45)).astype(np.float32)
+    else:
+        spacing = motif * rng.uniform(1.2, 2.0)
+        for cy in np.arange(-spacing, height + spacing, spacing):
+            for cx in np.arange(-spacing, width + spacing, spacing):
+                centre = np.array([cx, cy]) + rng.normal(0, 0.2 * spacing, 2)
+                y0, y1 = int(max(0, centre[1] - motif)), int(min(height, centre[1] + motif))
+                x0, x1 = int(max(0, centre[0] - motif)), int(min(width, centre[0] + motif))
+                if y1 <= y0 or x1 <= x0:
+                    continue
+                dx, dy = x[y0:y1, x0:x1] - centre[0], y[y0:y1, x0:x1] - centre[1]
+                r = np.hypot(dx, dy) / (motif / 2)
+                theta = np.arctan2(dy, dx) + rng.uniform(0, 2 * np.pi)
+                if pattern == "swirls":  # a spiral arm winding out from the centre
+                    mark = (np.cos(theta - 2.5 * np.pi * r) > 0.55) & (r < 1.0)
+                else:  # five petals and a heart
+                    mark = (r < 0.55 + 0.45 * np.cos(5 * theta) ** 2) & (r < 1.0)
+                ink[y0:y1, x0:x1] = np.maximum(ink[y0:y1, x0:x1], mark.astype(np.float32))
+    ink = cv2.GaussianBlur(ink, (0, 0), 0.8)[..., None] * rng.uniform(0.6, 1.0)
+    table = np.ones((height, width, 3), np.float32) * colour
+    table = table * (1 - ink) + accent * ink
+    return table + _smooth_noise(rng, height, width, 24, 6)[..., None]
+
+
 # --- command line -----------------------------------------------------------------------------
 
 
@@ -895,11 +1106,16 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="with --hard: warm light wood, several holes, the figure, a soft video frame",
     )
+    parser.add_argument(
+        "--kind", choices=KINDS, help="scenes of one kind of real photo the reader got wrong"
+    )
     args = parser.parse_args(argv)
     if (args.camera or args.soft_wood) and not args.hard:
         parser.error("--camera and --soft-wood go with --hard")
     args.out.mkdir(parents=True, exist_ok=True)
-    if args.hard:
+    if args.kind:
+        made = kind_scenes(args.kind, args.n, args.seed, args.long_side)
+    elif args.hard:
         made = hard_scenes(args.n, args.seed, args.long_side, args.camera, args.soft_wood)
     else:
         made = scenes(args.n, args.seed, args.long_side)

@@ -303,11 +303,12 @@ def _table(rng, kind: str, height: int, width: int) -> np.ndarray:
 # --- clutter ----------------------------------------------------------------------------------
 
 
-def _clutter(rng, photo, occupied, cell_px, shadow_dir, busy=False) -> None:
-    """Box lid, score pad, cards, cups, a hand, a sweater: where no kingdom lies."""
+def _clutter(rng, photo, occupied, cell_px, shadow_dir, busy=False, things=None) -> None:
+    """Box lid, score pad, cards, cups, a hand, a sweater: where no kingdom lies. ``things``:
+    exactly these (names as ``_thing`` knows them) instead of a random choice."""
     height, width = photo.shape[:2]
-    things = ["box", "pad", "cards", "cup", "hand", "sweater", "meeples"]
-    chosen = [t for t in things if rng.random() < (0.7 if busy else 0.45)]
+    every = ["box", "pad", "cards", "cup", "hand", "sweater", "meeples"]
+    chosen = things or [t for t in every if rng.random() < (0.7 if busy else 0.45)]
     for thing in chosen:
         for _ in range(12):  # a few tries to find a free spot
             layer = np.zeros((height, width), np.uint8)

@@ -42,7 +42,14 @@ from vision.find import (
 )
 from vision.find.extent import without_size_doubt
 from vision.find.search import find_kingdoms
-from vision.holes import hole_grid, judge_holes, open_side_warnings, open_sides, table_likeness
+from vision.holes import (
+    hole_grid,
+    judge_holes,
+    judge_holes_by_art,
+    open_side_warnings,
+    open_sides,
+    table_likeness,
+)
 from vision.load_image import ImageError, LoadingImage, load_image, long_side
 from vision.model import load_model_in_background
 from vision.rectify import straighten
@@ -317,12 +324,18 @@ def _read_cells(
     places the castle) runs once, on the final probabilities.
     """
     cells = read_far_halves(board_image, read_board_image(board_image, size))
+    likeness = None
     if location is not None and not location.straightened:
         # A cell that looks like this photo's table around the kingdom is likely a hole.
         likeness = location.table_likeness  # measured by the finder for this frame
         if likeness is None:
             likeness = table_likeness(image, location.homography, location.size)
+    if likeness is None:
+        # No table in view (a tight crop, a straightened board): the cells' own art says.
+        cells = judge_holes_by_art(cells, board_image)
+    else:
         cells = judge_holes(cells, likeness)
+    if location is not None and not location.straightened:
         # Castle seen in two cells: the one the figure stands on, not the one its top covers.
         cells = credit_leaning_figure(cells, figure_tops(location))
     return cells

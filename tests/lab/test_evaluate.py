@@ -123,3 +123,14 @@ def test_soft_wood_scenes_are_evaluated(shared_dir, capsys):
     figures = evaluate_scenes(1, seed=11100, soft_wood=True)
     assert "soft frames on warm wood" in capsys.readouterr().out
     assert 0.0 <= figures["holes"] <= 1.0
+
+
+def test_the_real_photos_kinds_each_have_a_line(shared_dir, capsys):
+    from lab.evaluate import SCENE_KINDS, evaluate_scenes
+    from lab.synth import KINDS
+
+    assert {"printed-grid mats", "tight crops, cloth in holes"} <= set(SCENE_KINDS)
+    for kind in KINDS:
+        figures = evaluate_scenes(1, seed=9100, kind=kind)
+        assert f"lab.synth --kind {kind}" in capsys.readouterr().out
+        assert figures["found"] in (0.0, 1.0) and 0.0 <= figures["holes"] <= 1.0

@@ -122,3 +122,46 @@ def test_soft_wood_scenes_have_holes_the_figure_and_warm_wood():
     # The default scenes keep their draws: soft wood only changes its own scenes.
     plain = synth.make_hard_scene(11100, 800)
     assert plain.background != "warm_wood"
+
+
+@pytest.mark.parametrize("kind", synth.KINDS)
+def test_kind_scenes_are_deterministic_and_truthful(kind):
+    for seed in (9100, 9101, 9102):
+        scene = synth.make_kind_scene(seed, kind, 800)
+        assert np.array_equal(scene.image, synth.make_kind_scene(seed, kind, 800).image)
+        assert sum(t == "C" for row in scene.labels for t in row) == 1
+        h, w = scene.image.shape[:2]
+        cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / scene.size
+        # The whole kingdom is in the photo.
+        assert (scene.corners >= -1).all()
+        assert (scene.corners[:, 0] <= w + 1).all() and (scene.corners[:, 1] <= h + 1).all()
+        if kind == "tight_cloth":
+            # Cropped to the kingdom: at most a tenth of a cell of cloth beyond it, and holes.
+            assert scene.corners.min(axis=0).max() <= 0.1 * cell + 2
+            assert (np.array([w, h]) - scene.corners.max(axis=0)).max() <= 0.1 * cell + 2
+            assert any(t == "." for row in scene.labels for t in row)
+    with pytest.raises(ValueError):
+        synth.make_kind_scene(9100, "no such kind")
+
+
+def test_a_printed_grid_mat_is_finer_or_coarser_than_the_tiles():
+    """The mat's lines (drawn on the tile plane, here the photo itself) repeat at a pitch that
+    is not the tiles': the reader must not take them for the kingdom's lattice."""
+    side = 512
+    pitches = []
+    for seed in range(8):
+        mat = synth._printed_grid_mat(np.random.default_rng(seed), np.eye(3), side, side)
+        grey = mat.mean(axis=2) - mat.mean()
+        spectrum = np.abs(np.fft.fft2(grey))
+        spectrum[0, 0] = 0
+        ky, kx = np.unravel_index(int(np.argmax(spectrum)), spectrum.shape)
+        frequency = np.hypot(min(kx, side - kx), min(ky, side - ky)) / side
+        pitches.append(1 / frequency / synth.SOURCE_PX)
+    assert all(p < 0.9 or p > 1.1 for p in pitches), pitches
+    assert min(pitches) < 0.9 < 1.1 < max(pitches), pitches  # finer and coarser both occur
+
+
+def test_command_line_writes_kind_scenes(tmp_path):
+    synth.main(["--kind", "tight_cloth", "--n", "1", "--seed", "9100", "--out", str(tmp_path)])
+    truth = json.loads((tmp_path / "scene9100.json").read_text())
+    assert truth["background"] == "tight_cloth" and truth["size"] in (5, 7)

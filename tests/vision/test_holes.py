@@ -8,7 +8,7 @@ import pytest
 
 from scoring.board import Terrain, parse_board
 from vision.cells import CellReadings
-from vision.holes import judge_holes, table_likeness
+from vision.holes import art_hole_odds, hole_grid, judge_holes, judge_holes_by_art, table_likeness
 from vision.labels import CROWN_CLASSES, TERRAINS
 
 CELL = 100  # photo pixels per cell in the test photos
@@ -272,3 +272,44 @@ def test_a_sure_hole_is_one_the_model_and_the_table_both_call_a_hole():
     judged = judge_holes(readings, likeness)
     assert np.argwhere(judged.sure_holes).tolist() == [[0, 0]]
     assert readings.sure_holes is None  # no table, no sure hole
+
+
+def swirled_cloth(height: int, width: int, seed: int) -> np.ndarray:
+    """A light-blue cloth printed with yellow swirls (the real tight crop's table)."""
+    rng = np.random.default_rng(seed)
+    cloth = np.full((height, width, 3), (225, 200, 160), np.uint8)
+    for _ in range(height * width // 2500):
+        centre = (int(rng.integers(0, width)), int(rng.integers(0, height)))
+        radius = int(rng.integers(8, 30))
+        angle = float(rng.uniform(0, 180))
+        cv2.ellipse(cloth, centre, (radius, radius // 2), angle, 0, 270, (60, 200, 235), 3)
+    return cloth
+
+
+@pytest.mark.parametrize("number", [1, 5])
+def test_with_no_table_in_view_a_cloth_cell_is_told_from_tiles_by_its_art(shared_dir, number):
+    # A board cropped tight, its top-right domino missing: only the cloth under it shows.
+    board = cv2.imread(str(shared_dir / f"datasets/aau-boards/images/{number}.jpg"))
+    board = cv2.resize(board, (5 * CELL, 5 * CELL), interpolation=cv2.INTER_AREA)
+    cloth = swirled_cloth(5 * CELL, 5 * CELL, number)
+    board[:CELL, 3 * CELL :] = cloth[:CELL, 3 * CELL :]
+    odds = art_hole_odds(board, 5)
+    assert odds.shape == (5, 5)
+    assert odds[0, 3:].min() > 3  # odds of e**3 ≈ 20 to 1 for a hole
+    tiles = np.ones((5, 5), bool)
+    tiles[0, 3:] = False
+    assert odds[tiles].max() < 0
+    # Read as lake by the model, the two cloth cells become the board's holes.
+    readings = judge_holes_by_art(readings_of(KINGDOM_LAKE_TOP_RIGHT, [(0, 3), (0, 4)]), board)
+    holes = hole_grid(readings.board)
+    assert holes[0, 3:].all() and holes.sum() == 2
+
+
+# The same kind of kingdom with its top-right domino (L0 + L0) missing.
+KINGDOM_LAKE_TOP_RIGHT = """
+W0 W0 W0 . .
+F0 L1 L0 G1 W0
+F0 S0 C W0 W0
+F0 M2 W0 G0 F0
+G1 W0 W0 L0 W1
+"""

@@ -1,0 +1,134 @@
+"""Fit the hole-or-tile check from a cell's art: ``python -m lab.hole_art``.
+
+With no table in view (a photo cropped tight to the kingdom, a straightened board) nothing in
+the photo says what the table looks like, and the cell model, which knows "empty" from a few
+tables only, reads a light cloth under a missing domino as lake or swamp. But every tile carries
+the printed art and edges of one of the 96 real halves, and the cell model has learnt that art:
+its pooled features (the 256 numbers its two heads read) set a tile apart from cloth even where
+its terrain head is torn. This fits a logistic regression on those features, hole against tile,
+classes weighed equally so that its logit is a log likelihood ratio, on:
+
+- the cells of ``lab.synth --kind tight_cloth`` scenes (TRAIN_SEEDS: patterned cloths in the
+  holes, apart from the kinds' evaluation seeds 9000-9059 and development seeds 9300-9999),
+  cut from the frame the reader itself finds, as ``vision.holes.art_hole_odds`` cuts them;
+- the 57 aau boards (real tiles, and real holes on their own tables).
+
+It then prints, on kingdoms it did not see (half the scenes' seeds and half the aau kingdoms,
+fitted on the rest), how far the holes' and tiles' log odds lie apart, and writes the fit on
+everything to ``vision/models/hole_art.npz``. Fitted for one cell model: refit after
+``lab.train`` ships a new one.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from lab.train import MODELS_DIR
+
+TRAIN_SEEDS = range(9100, 9260)
+L2 = 100.0  # ridge on the standardised features: held-out holes and tiles apart, not overfit
+
+
+def scene_features(seeds: range) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features (M, 256), hole? (M,), seed (M,)) for every cell of the tight-cloth scenes whose
+    kingdom the reader finds at the right size."""
+    from lab.synth import make_kind_scene
+    from vision.cells import cut_cells
+    from vision.holes import art_features
+    from vision.pipeline import read_image
+
+    features, holes, groups = [], [], []
+    for seed in seeds:
+        scene = make_kind_scene(seed, "tight_cloth")
+        ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        try:
+            reading = read_image(jpeg.tobytes())
+        except ValueError:
+            continue
+        if reading.size != scene.size:
+            continue
+        truth = np.array(scene.labels, object)
+        model = np.array([row.split() for row in reading.cells.model_board.rows_text()], object)
+        turns = max(range(4), key=lambda t: int((np.rot90(model, t) == truth).sum()))
+        features.append(art_features(cut_cells(reading.board_image, reading.size)))
+        holes.append((np.rot90(truth, -turns) == ".").ravel())  # as the reading lies
+        groups += [seed] * scene.size**2
+    return np.concatenate(features), np.concatenate(holes), np.array(groups)
+
+
+def aau_features() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The same for the aau boards' cells, grouped by kingdom."""
+    from lab.data import load_aau_boards
+    from scoring.board import Terrain
+    from vision.cells import cut_cells
+    from vision.holes import art_features
+    from vision.labels import TERRAINS
+
+    features, holes, groups = [], [], []
+    for board in load_aau_boards():
+        size = board.terrain.shape[0]
+        features.append(art_features(cut_cells(board.image, size)))
+        holes.append((board.terrain == TERRAINS.index(Terrain.EMPTY)).ravel())
+        groups += [board.kingdom] * size * size
+    return np.concatenate(features), np.concatenate(holes), np.array(groups)
+
+
+def fit(features: np.ndarray, holes: np.ndarray, l2: float = L2) -> dict[str, np.ndarray]:
+    """Logistic regression (Newton steps, ridge ``l2``) with holes and tiles weighed equally."""
+    mean, scale = features.mean(axis=0), features.std(axis=0) + 1e-6
+    z = np.hstack([(features - mean) / scale, np.ones((len(features), 1))])
+    y = holes.astype(float)
+    weight = np.where(holes, 0.5 / y.mean(), 0.5 / (1 - y.mean()))
+    ridge = l2 * np.eye(z.shape[1])
+    ridge[-1, -1] = 0.0  # not on the intercept
+    w = np.zeros(z.shape[1])
+    for _ in range(25):
+        p = 1 / (1 + np.exp(-(z @ w)))
+        gradient = z.T @ (weight * (p - y)) + ridge @ w
+        hessian = (z * (weight * p * (1 - p))[:, None]).T @ z + ridge
+        w -= np.linalg.solve(hessian, gradient)
+    return {"mean": mean, "scale": scale, "weights": w[:-1], "bias": np.array(w[-1])}
+
+
+def log_odds(model: dict[str, np.ndarray], features: np.ndarray) -> np.ndarray:
+    return (features - model["mean"]) / model["scale"] @ model["weights"] + model["bias"]
+
+
+def report(name: str, odds: np.ndarray, holes: np.ndarray) -> None:
+    h, t = odds[holes], odds[~holes]
+    print(
+        f"{name:<28} holes {len(h):>4}: 5th pct {np.percentile(h, 5):5.1f}, median"
+        f" {np.median(h):5.1f}   tiles {len(t):>5}: median {np.median(t):5.1f}, 99th pct"
+        f" {np.percentile(t, 99):5.1f}, 99.9th {np.percentile(t, 99.9):5.1f}, max {t.max():5.1f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=MODELS_DIR / "hole_art.npz")
+    args = parser.parse_args(argv)
+    scenes, aau = scene_features(TRAIN_SEEDS), aau_features()
+    print("held out (fitted on the other half of the scenes' seeds and the aau kingdoms):")
+    for part in (0, 1):
+        seen_scenes, seen_aau = scenes[2] % 2 != part, aau[2] % 2 != part
+        model = fit(
+            np.concatenate([scenes[0][seen_scenes], aau[0][seen_aau]]),
+            np.concatenate([scenes[1][seen_scenes], aau[1][seen_aau]]),
+        )
+        report(
+            f"tight-cloth scenes, half {part}",
+            log_odds(model, scenes[0][~seen_scenes]),
+            scenes[1][~seen_scenes],
+        )
+        report(f"aau kingdoms, half {part}", log_odds(model, aau[0][~seen_aau]), aau[1][~seen_aau])
+    model = fit(np.concatenate([scenes[0], aau[0]]), np.concatenate([scenes[1], aau[1]]))
+    np.savez(args.out, **{k: v.astype(np.float32) for k, v in model.items()})
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
