@@ -40,7 +40,7 @@ import numpy as np
 
 from scoring.board import Board, Terrain
 from scoring.words import msg
-from vision.cells import CellReadings
+from vision.cells import CROP, CellReadings
 from vision.labels import TERRAINS
 from vision.model import MODEL_FILE, MODELS_DIR
 from vision.rectify import photo_in_view, photo_px_per_cell, warp_at_scale
@@ -332,17 +332,20 @@ _FEATURE_LOCK = threading.Lock()  # cv2.dnn.Net is not safe to call from two thr
 
 @lru_cache(maxsize=1)
 def _feature_network() -> tuple[cv2.dnn.Net, str]:
-    """The first cell network, read so that an inner layer can be asked for: OpenCV 5's new
-    engine gives only the graph's outputs, its classic one (OpenCV 4's only one) any layer."""
-    path = MODELS_DIR / MODEL_FILE
-    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-    # From a file: OpenCV 5.0 reads a buffer with its new engine whatever it is told.
-    if classic is None:
-        net = cv2.dnn.readNetFromONNX(str(path))
-    else:
-        net = cv2.dnn.readNetFromONNX(str(path), engine=classic)
-    layer = next(name for name in net.getLayerNames() if name.endswith("/Flatten"))
-    return net, layer
+    """The first cell network and the name under which it gives its pooled features: OpenCV 5's
+    engine (5.0 and 5.1) answers for any tensor by the tensor's name, OpenCV 4's for a layer
+    by the layer's name (``onnx_node!/Flatten``). Both give the same numbers (to 1e-5)."""
+    net = cv2.dnn.readNetFromONNX(str(MODELS_DIR / MODEL_FILE))
+    layers = [name for name in net.getLayerNames() if name.endswith("/Flatten")]
+    probe = np.zeros((1, 3, CROP, CROP), np.float32)
+    for name in ("/Flatten_output_0", *layers):
+        try:
+            net.setInput(probe)
+            net.forward(name)
+        except cv2.error:
+            continue
+        return net, name
+    raise RuntimeError(f"{MODEL_FILE} gives no pooled features in OpenCV {cv2.__version__}")
 
 
 def hole_grid(board: Board) -> np.ndarray:
