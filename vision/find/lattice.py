@@ -154,7 +154,9 @@ def fit_lattice(
     of tile edges wins, unless the fitted lattice's edges do not hold up (then the next).
     """
     counted, too_thin = [], None
-    for quad in quads:
+    # The outline's candidates often coincide (a blob cut square by the photo's corner): an
+    # equal quad would be counted and fitted again to the same end.
+    for quad in _distinct(quads):
         try:
             counted.append((_count_cells(small, quad), quad))
         except NoBoardFound as error:
@@ -247,6 +249,15 @@ def fit_lattice(
 
     # Past a trimmed side lies the thing that was cut off, not more tiles.
     return place_frame(small, mask, to_lattice, cells_x, cells_y, size, grow=not trimmed)
+
+
+def _distinct(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """``quads`` without those equal to one before them."""
+    kept: list[np.ndarray] = []
+    for quad in quads:
+        if not any(np.array_equal(quad, other) for other in kept):
+            kept.append(quad)
+    return kept
 
 
 def _with_snapped(small: np.ndarray, mask: np.ndarray, counted: list):

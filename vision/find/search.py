@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -58,7 +57,7 @@ from vision.find.regions import (
     open_necks,
     split_blob,
 )
-from vision.find.table import TableModel, table_model
+from vision.find.table import TableModel, TableModels
 
 # Working resolution for the search: enough for 0.05-cell accuracy on a kingdom that fills a
 # third of the frame, small enough for a few tens of milliseconds per stage.
@@ -208,7 +207,8 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
         )
         return KingdomsFound((straight,))
 
-    model = table_model(small)
+    looks = _TableLooks(small)
+    model = looks.by_colour
     blobs = candidate_blobs(model, small.shape[:2])
     about_square = 0.8 <= w / h <= 1.25
     if about_square and (not blobs or blobs[0].mean() > 0.8 * 255):
@@ -233,7 +233,6 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
         )
 
     photo = _Photo(image, small, scale)
-    looks = _TableLooks(small, model)
     found = _search_blobs(photo, looks, model, blobs, size)
     if found.failed_blobs:
         found = _again_by_texture(photo, looks, found, size)
@@ -271,12 +270,16 @@ class _Search(NamedTuple):
 class _TableLooks:
     """The photo's table model by colour, and by the pixel network when first asked."""
 
-    def __init__(self, small: np.ndarray, by_colour: TableModel) -> None:
-        self.small, self.by_colour = small, by_colour
+    def __init__(self, small: np.ndarray) -> None:
+        self.small, self._models = small, TableModels(small)
 
-    @functools.cached_property
+    @property
+    def by_colour(self) -> TableModel:
+        return self._models.by_colour
+
+    @property
     def by_texture(self) -> TableModel:
-        return table_model(self.small, by_texture=True)
+        return self._models.by_texture
 
     def stands_out(self) -> np.ndarray:
         """What either model takes for not table (uint8 0/255, ``small``'s shape)."""
@@ -289,7 +292,7 @@ def _search_blobs(
     photo: _Photo, looks: _TableLooks, model: TableModel, blobs, size: int | None
 ) -> _Search:
     """The kingdom decision for everything ``model`` shows in each blob, largest blob first."""
-    image, small, scale = photo
+    image, small, scale = photo.image, photo.small, photo.scale
     shape = image.shape[:2]
     complete: list[BoardLocation] = []
     cut: list[tuple[BoardLocation, str]] = []
@@ -456,7 +459,7 @@ def _mask_scale(model, small: np.ndarray) -> float:
 def _kingdoms_in_blob(small: _Photo, model, blob, size):
     """[(frame, size, tile_span, warnings, touches_border)] for the kingdom(s) in one blob."""
     try:
-        fitted = _fit(small, blob, size)
+        fitted = small.fit(blob, size)
     except NoBoardFound:
         fitted = None
     if (
@@ -525,7 +528,7 @@ def _peel(small: _Photo, blob, size, fitted=None):
     for _ in range(MAX_PER_BLOB):
         try:
             if fitted is None:
-                fitted = _fit(small, blob, size)
+                fitted = small.fit(blob, size)
             if size is None and _frame_over_blob(fitted[0], blob) > MAX_FRAME_OVER_TILES:
                 raise NoBoardFound(NOT_A_GRID)  # a lattice of big cells over a box's print
         except NoBoardFound:
@@ -542,17 +545,38 @@ def _peel(small: _Photo, blob, size, fitted=None):
     return found
 
 
-class _Photo(NamedTuple):
-    """The decoded photo, its working-size copy ``small`` and small's scale to the photo."""
+class _Photo:
+    """The decoded photo, its working-size copy ``small``, small's scale to the photo, and the
+    fits (``_fit``) made in it so far.
 
-    image: np.ndarray
-    small: np.ndarray
-    scale: float
+    One search fits some blobs more than once: a blob that held no kingdom is split, its parts
+    tried, and is then peeled, which fits it whole again; a second look may give a part again.
+    A fit depends only on the blob's pixels and the size asked for, so each is made once.
+    """
+
+    def __init__(self, image: np.ndarray, small: np.ndarray, scale: float) -> None:
+        self.image, self.small, self.scale = image, small, scale
+        self._fits: dict[tuple, tuple | NoBoardFound] = {}
+
+    def fit(self, blob: np.ndarray, size: int | None):
+        """``_fit(self, blob, size)``, made once per blob and size; ``NoBoardFound`` as it."""
+        x, y, w, h = cv2.boundingRect(blob)  # every pixel of the blob lies in it
+        key = (size, blob.shape, x, y, w, h, blob[y : y + h, x : x + w].tobytes())
+        if key not in self._fits:
+            try:
+                self._fits[key] = _fit(self, blob, size)
+            except NoBoardFound as error:
+                self._fits[key] = error
+        fitted = self._fits[key]
+        if isinstance(fitted, NoBoardFound):
+            raise fitted
+        frame, *rest = fitted
+        return (frame.copy(), *rest)  # the caller's own frame, the one remembered untouched
 
 
 def _fit(photo: _Photo, blob, size):
     """(frame, size, tile_span, warnings, touches_border, overflow) of the kingdom in ``blob``;
-    frame in ``photo.small`` pixels.
+    frame in ``photo.small`` pixels. Asked through ``photo.fit``, which makes each fit once.
 
     A kingdom small in the working image (four on a table) is fitted in a crop of the photo at
     FIT_LONG_SIDE pixels, as far as the photo's own resolution allows: more pixels per cell.

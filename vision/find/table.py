@@ -20,7 +20,7 @@ in a checked cloth beside a kingdom, so the finder asks it only where colour fou
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -104,57 +104,92 @@ class TableModel:
 
 def table_model(small: np.ndarray, by_texture: bool = False) -> TableModel:
     """Model the table from the photo's border and mark everything that is not table, by
-    colour alone or, ``by_texture``, by the pixel network.
-
-    Two passes: the first models the table from a band along the image border; a kingdom that
-    touches the border leaks tile colours into that model, so the second pass re-models the
-    table from everything outside the first pass's blobs (grown by a margin).
+    colour alone or, ``by_texture``, by the pixel network (``TableModels`` makes both).
     """
-    h, w = small.shape[:2]
-    # The masks only need to be right to a fraction of a cell: half the working size is plenty.
-    half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    blurred = cv2.GaussianBlur(half, (0, 0), 1.0)
-    lab = _shading_free_colour(blurred)
-    judge = _PixelJudge(lab, _shading_free_colour(half)[..., 0]) if by_texture else None
-    hh, hw = lab.shape[:2]
-    band = max(3, int(BORDER_BAND * min(hh, hw)))
-    # Each side of the photo separately: the table surrounds everything, so its colours show on
-    # at least three sides; a kingdom, a box or a sleeve cut by the frame touches one or two.
-    sides = np.full((hh, hw), -1, np.int8)
-    sides[:, :band], sides[:, -band:] = 2, 3
-    sides[:band], sides[-band:] = 0, 1
-    model = _mark(lab, judge, sides >= 0, sides)
-
-    # Well clear of the first blobs: parts of a kingdom it missed (in a shadow, say) must not
-    # be learnt as table.
-    blobs = _big_blobs(model.joined)
-    if blobs is not None:
-        reach = 2 * max(2, int(SECOND_PASS_MARGIN * max(hh, hw))) + 1
-        grown = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
-        outside = grown == 0
-        if outside.sum() > 0.05 * hh * hw:
-            model = _mark(lab, judge, outside)
-    return model
+    models = TableModels(small)
+    return models.by_texture if by_texture else models.by_colour
 
 
-def _mark(
+class TableModels:
+    """The two table models of one photo, each made when first asked.
+
+    Two passes each: the first models the table from a band along the image border; a kingdom
+    that touches the border leaks tile colours into that model, so the second pass re-models
+    the table from everything outside the first pass's blobs (grown by a margin). The first
+    pass's distance to the border's colours is the same for both models (only how it is judged
+    differs), so it is measured once.
+    """
+
+    def __init__(self, small: np.ndarray) -> None:
+        h, w = small.shape[:2]
+        # The masks only need to be right to a fraction of a cell: half the working size is
+        # plenty.
+        self._half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        self._lab = _shading_free_colour(cv2.GaussianBlur(self._half, (0, 0), 1.0))
+
+    @cached_property
+    def by_colour(self) -> TableModel:
+        return self._model(None)
+
+    @cached_property
+    def by_texture(self) -> TableModel:
+        return self._model(_PixelJudge(self._lab, _shading_free_colour(self._half)[..., 0]))
+
+    @cached_property
+    def _border(self) -> tuple[np.ndarray, np.ndarray]:
+        """(bool mask of the border band, Mahalanobis distance to its table colours)."""
+        hh, hw = self._lab.shape[:2]
+        band = max(3, int(BORDER_BAND * min(hh, hw)))
+        # Each side of the photo separately: the table surrounds everything, so its colours show
+        # on at least three sides; a kingdom, a box or a sleeve cut by the frame touches one or
+        # two.
+        sides = np.full((hh, hw), -1, np.int8)
+        sides[:, :band], sides[:, -band:] = 2, 3
+        sides[:band], sides[-band:] = 0, 1
+        return sides >= 0, _distance_to(self._lab, sides >= 0, sides, keep_wide=False)
+
+    def _model(self, judge: _PixelJudge | None) -> TableModel:
+        lab = self._lab
+        hh, hw = lab.shape[:2]
+        border, distance = self._border
+        model = _mark(distance, judge, border)
+        # Well clear of the first blobs: parts of a kingdom it missed (in a shadow, say) must
+        # not be learnt as table.
+        blobs = _big_blobs(model.joined)
+        if blobs is not None:
+            reach = 2 * max(2, int(SECOND_PASS_MARGIN * max(hh, hw))) + 1
+            grown = cv2.dilate(blobs, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+            outside = grown == 0
+            if outside.sum() > 0.05 * hh * hw:
+                distance = _distance_to(lab, outside, keep_wide=judge is not None)
+                model = _mark(distance, judge, outside)
+        return model
+
+
+def _distance_to(
     lab: np.ndarray,
-    judge: _PixelJudge | None,
     table_area: np.ndarray,
     sides: np.ndarray | None = None,
-) -> TableModel:
-    """Pixels unlike those in ``table_area`` (bool mask): thin things removed, then joined.
+    keep_wide: bool = False,
+) -> np.ndarray:
+    """Each pixel's distance to the colours of ``table_area`` (bool mask), as
+    ``_table_distance`` measures it from an even spread of that area's pixels.
 
     ``sides`` (int per pixel, 0-3 for the photo's four sides) asks table colours to show on at
     least three of them."""
-    h, w = lab.shape[:2]
     where = np.flatnonzero(table_area)
     # An even spread of 8000 table pixels (no random numbers: importing numpy.random costs more
     # than this whole stage).
     where = where[np.linspace(0, len(where) - 1, min(len(where), 8000)).astype(int)]
     samples = lab.reshape(-1, 3)[where]
     side_of = sides.reshape(-1)[where] if sides is not None else None
-    distance = _table_distance(lab, np.ascontiguousarray(samples), side_of, judge is not None)
+    return _table_distance(lab, np.ascontiguousarray(samples), side_of, keep_wide)
+
+
+def _mark(distance: np.ndarray, judge: _PixelJudge | None, table_area: np.ndarray) -> TableModel:
+    """Pixels unlike the table (``distance`` to its colours, or the network given it): thin
+    things removed, then joined."""
+    h, w = distance.shape[:2]
     unlike = distance > TABLE_DISTANCE if judge is None else judge.unlike_table(distance)
     tiles = unlike.astype(np.uint8) * 255
     # Thin things (printed grid lines, digits, wood-grain streaks) go; gaps between dominoes close.

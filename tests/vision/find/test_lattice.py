@@ -91,3 +91,28 @@ def test_a_window_of_cells_in_two_colours_is_no_kingdom():
     corners = np.array([[160, 160], [460, 160], [460, 460], [160, 460]], float)
     assert lattice_evidence(straightened_view(image, corners, 5), 5)[1] < WINDOW_MIN_CELL_SPREAD
     assert _window_of_snapped(image, _lattice_over(100, 100, 6, 60), 6, 6) is None
+
+
+def test_equal_outlines_are_counted_and_fitted_once(monkeypatch):
+    """A blob cut square by the photo's corner gives the same outline by two of its methods:
+    the second copy is neither counted nor fitted again, and the fit is the same."""
+    from vision.find import lattice
+
+    image = np.full((500, 500, 3), 200, np.uint8)
+    draw_tiles(image, 5, 5, 100, 100, 60, seed=1)
+    mask = np.zeros((500, 500), np.uint8)
+    mask[100:400, 100:400] = 255
+    outline = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
+    other = outline + [[2, 1], [-1, 2], [1, -2], [-2, 1]]
+    once = lattice.fit_lattice(image, mask, [outline, other], None)
+    counted = []
+    real_count = lattice._count_cells
+
+    def counting(small, quad, *args):
+        counted.append(quad.tolist())
+        return real_count(small, quad, *args)
+
+    monkeypatch.setattr(lattice, "_count_cells", counting)
+    twice = lattice.fit_lattice(image, mask, [outline, outline.copy(), other], None)
+    assert counted == [outline.tolist(), other.tolist()]
+    assert np.array_equal(once[0], twice[0]) and once[1:] == twice[1:]

@@ -635,3 +635,58 @@ def test_a_five_by_five_kingdom_framed_seven_with_a_rim_of_cloth_is_found():
     location = find_board(scene.image)
     assert location.size == scene.size == 5
     assert corner_error(location.corners, scene.corners, scene.size) < 0.25
+
+
+def test_a_blob_is_fitted_once_per_size_however_often_it_is_asked_for(monkeypatch):
+    """``_Photo.fit`` makes each fit once: the same pixels and size give the remembered answer
+    (a frame of the caller's own, or the same refusal), other pixels or another size a new fit."""
+    from vision.find import search
+
+    made = []
+
+    def fit(photo, blob, size):
+        made.append(size)
+        if size == 7:
+            raise NoBoardFound("no 7×7 here")
+        return np.zeros((4, 2)), 5, (0, 5, 0, 5), (), False, False
+
+    monkeypatch.setattr(search, "_fit", fit)
+    image = np.zeros((200, 300, 3), np.uint8)
+    photo = search._Photo(image, image, 1.0)
+    blob = np.zeros((200, 300), np.uint8)
+    blob[40:120, 60:150] = 255
+    frame, *_ = photo.fit(blob, None)
+    frame[:] = 9  # the caller's copy: the remembered frame stays as fitted
+    again, *_ = photo.fit(blob.copy(), None)
+    assert made == [None] and (again == 0).all()
+    for _ in range(2):
+        with pytest.raises(NoBoardFound, match="no 7×7"):
+            photo.fit(blob, 7)
+    assert made == [None, 7]
+    blob[130, 200] = 255  # one pixel more, away from the rest: another blob
+    photo.fit(blob, None)
+    assert made == [None, 7, None]
+
+
+def test_a_blob_that_holds_no_kingdom_is_not_fitted_again_when_peeled(aau_board, monkeypatch):
+    """A box lid on its own fails its fit; the search then tries its parts and peels it, which
+    asked for the same fit again. Every blob is fitted once, and the kingdom is still found."""
+    from vision.find import search
+
+    fitted = []
+    real_fit = search._fit
+
+    def counting(photo, blob, size):
+        fitted.append((size, blob.tobytes()))
+        return real_fit(photo, blob, size)
+
+    monkeypatch.setattr(search, "_fit", counting)
+    photo = table("plain", 1000, 1500, seed=2)
+    lay(photo, cv2.resize(aau_board(4), (400, 400), interpolation=cv2.INTER_AREA), 150, 300)
+    lid = np.full((420, 300, 3), (40, 40, 170), np.uint8)
+    cv2.putText(lid, "KINGDOMINO", (10, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 3)
+    photo[290:710, 1000:1300] = lid
+    (kingdom,) = find_kingdoms(photo).kingdoms
+    truth = np.array([[150, 300], [550, 300], [550, 700], [150, 700]], float)
+    assert np.abs(kingdom.corners - truth).max() < 16
+    assert len(fitted) > 1 and len(fitted) == len(set(fitted))

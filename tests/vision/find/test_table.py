@@ -139,3 +139,28 @@ def test_the_pixel_network_must_read_the_features_the_code_computes():
                 for shape in [(n - 1,), (n - 1,), (n - 1, 4), (4,), (4, 1), (1,)]
             )
         )
+
+
+def test_both_models_measure_the_border_colours_once(aau_board, monkeypatch):
+    """The colour and the texture model share their first pass's distance to the border's
+    colours: three measurements for the two (one shared, one second pass each), and each
+    model the same as when made alone."""
+    from vision.find import table as table_module
+
+    photo = table("wood", 900, 1200, seed=2)
+    lay(photo, aau_board(1), 350, 200)
+    alone = table_model(photo), table_model(photo, by_texture=True)
+    measured = []
+    real_distance = table_module._table_distance
+
+    def counting(*args):
+        measured.append(args[2] is not None)  # by the photo's sides: the first pass
+        return real_distance(*args)
+
+    monkeypatch.setattr(table_module, "_table_distance", counting)
+    models = table_module.TableModels(photo)
+    both = models.by_colour, models.by_texture
+    assert measured == [True, False, False]
+    for made, own in zip(both, alone, strict=True):
+        assert np.array_equal(made.not_table, own.not_table)
+        assert np.array_equal(made.joined, own.joined)
