@@ -184,6 +184,24 @@ def test_a_cell_half_like_the_table_is_weighed_not_ruled_out(likeness, hole):
     assert board[0, 0].terrain is board[0, 1].terrain is expected
 
 
+@pytest.mark.parametrize("model_empty,hole", [(0.97, True), (0.3, False)])
+def test_a_cell_unlike_the_table_does_not_overrule_a_hole_the_model_sees_surely(model_empty, hole):
+    """The castle figure's shadow across two holes makes them unlike the open table (likeness
+    0.1). The model reads them as holes at 0.97: they stay holes. Read at 0.3, they are tiles."""
+    readings = readings_of(KINGDOM, [])
+    swamp, empty = TERRAINS.index(Terrain.SWAMP), TERRAINS.index(Terrain.EMPTY)
+    terrain = readings.terrain_probs.copy()
+    terrain[0, :2] = 0.01 / (len(TERRAINS) - 2)
+    terrain[0, :2, empty] = model_empty
+    terrain[0, :2, swamp] = 0.99 - model_empty
+    readings = CellReadings(terrain, readings.crown_probs, 0.5)
+    likeness = np.zeros((5, 5))
+    likeness[0, :2] = 0.1
+    board = judge_holes(readings, likeness).board
+    expected = Terrain.EMPTY if hole else Terrain.SWAMP
+    assert board[0, 0].terrain is board[0, 1].terrain is expected
+
+
 def test_lab_matches_opencv_on_its_8_bit_scale():
     from vision.holes import _lab
 
