@@ -82,6 +82,36 @@ def test_a_hole_on_a_light_band_of_a_banded_table_still_looks_like_the_table(sha
     assert likeness[others].max() < 0.5
 
 
+def warm_wood(height: int, width: int) -> np.ndarray:
+    """Light warm wood whose lightness lies just above a lightness bin's edge (L 198 of 255;
+    the edge is at 192), with fine grain."""
+    y = np.mgrid[0:height, 0:width][0].astype(np.float32)
+    grain = (0.99 + 0.01 * np.sin(y / 5))[..., None]
+    wood = np.array([135, 185, 225], np.float32) * grain
+    noise = np.random.default_rng(5).normal(0, 2, wood.shape)
+    return np.clip(wood + noise, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("shade", [1.0, 0.93, 0.9])
+def test_a_hole_a_shade_darker_than_the_table_still_looks_like_it(shared_dir, shade):
+    # The tiles round a hole shade it: on light wood a hole 7-10 % darker than the open table
+    # crosses the lightness bin's edge, and then shared nothing with the table's histogram.
+    board = cv2.imread(str(shared_dir / "datasets/aau-boards/images/1.jpg"))
+    board = cv2.resize(board, (5 * CELL, 5 * CELL), interpolation=cv2.INTER_AREA)
+    photo = warm_wood(1000, 1000)
+    tiles = board.copy()
+    table_under = photo[OFFSET : OFFSET + 5 * CELL, OFFSET : OFFSET + 5 * CELL]
+    tiles[2 * CELL : 4 * CELL, :CELL] = (table_under[2 * CELL : 4 * CELL, :CELL] * shade).astype(
+        np.uint8
+    )
+    photo[OFFSET : OFFSET + 5 * CELL, OFFSET : OFFSET + 5 * CELL] = tiles
+    likeness = table_likeness(photo, TO_BOARD, 5)
+    assert likeness[2, 0] > 0.6 and likeness[3, 0] > 0.6
+    others = np.ones((5, 5), bool)
+    others[2:4, 0] = False
+    assert likeness[others].max() < 0.5
+
+
 def test_no_table_in_view_means_no_judgement(shared_dir):
     board = cv2.imread(str(shared_dir / "datasets/aau-boards/images/1.jpg"))
     whole_image = np.array([[5 / board.shape[1], 0, 0], [0, 5 / board.shape[0], 0], [0, 0, 1.0]])
@@ -151,6 +181,24 @@ def test_a_cell_half_like_the_table_is_weighed_not_ruled_out(likeness, hole):
     cells[0, :2] = likeness
     board = judge_holes(readings, cells).board
     expected = Terrain.EMPTY if hole else Terrain.GRASSLAND
+    assert board[0, 0].terrain is board[0, 1].terrain is expected
+
+
+@pytest.mark.parametrize("model_empty,hole", [(0.97, True), (0.3, False)])
+def test_a_cell_unlike_the_table_does_not_overrule_a_hole_the_model_sees_surely(model_empty, hole):
+    """The castle figure's shadow across two holes makes them unlike the open table (likeness
+    0.1). The model reads them as holes at 0.97: they stay holes. Read at 0.3, they are tiles."""
+    readings = readings_of(KINGDOM, [])
+    swamp, empty = TERRAINS.index(Terrain.SWAMP), TERRAINS.index(Terrain.EMPTY)
+    terrain = readings.terrain_probs.copy()
+    terrain[0, :2] = 0.01 / (len(TERRAINS) - 2)
+    terrain[0, :2, empty] = model_empty
+    terrain[0, :2, swamp] = 0.99 - model_empty
+    readings = CellReadings(terrain, readings.crown_probs, 0.5)
+    likeness = np.zeros((5, 5))
+    likeness[0, :2] = 0.1
+    board = judge_holes(readings, likeness).board
+    expected = Terrain.EMPTY if hole else Terrain.SWAMP
     assert board[0, 0].terrain is board[0, 1].terrain is expected
 
 

@@ -54,7 +54,14 @@ def edge_profiles(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Vertical-edge strength per column and horizontal-edge strength per row of the view
     inside ``quad`` (TL, TR, BR, BL) straightened to ``width``×``height``, lightly smoothed:
-    tile boundaries show as evenly spaced peaks."""
+    tile boundaries show as evenly spaced peaks.
+
+    A quadrilateral with no area (its corners on one line) shows nothing: flat profiles. Its
+    homography is singular, and OpenCV 5.1's ``warpPerspective`` crashes the process on one
+    (a soft-wood scene's outline collapsed to a line).
+    """
+    if abs(cv2.contourArea(quad.astype(np.float32))) < 1.0:
+        return np.zeros(width, np.float32), np.zeros(height, np.float32)
     target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
     warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
     view = cv2.warpPerspective(image, warp, (width, height), flags=cv2.INTER_LINEAR)

@@ -6,7 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from tests.vision.find.conftest import draw_tiles
-from vision.find.edges import _strongest_peaks_of_each, frame_edge_support, strongest_peaks
+from vision.find.edges import (
+    _strongest_peaks_of_each,
+    edge_profiles,
+    frame_edge_support,
+    strongest_peaks,
+)
 
 
 def test_a_strip_s_strongest_peak_is_found_between_pixels_and_a_flat_strip_has_none():
@@ -34,3 +39,20 @@ def test_peaks_of_many_windows_at_once_are_those_of_each_alone():
     together = _strongest_peaks_of_each(windows)
     assert together == [strongest_peaks(window) for window in windows]
     assert all(found is not None for found in together[1])
+
+
+def test_an_outline_collapsed_to_a_line_shows_no_edges_and_does_not_crash():
+    # The corners a soft-wood scene's outline gave (development seed 11101): all on one row.
+    # OpenCV 5.1 crashed the process warping by the singular homography they make.
+    line = np.array(
+        [
+            [414.9200134277344, 88.99447631835938],
+            [414.9200134277344, 88.99447631835938],
+            [56.311092376708984, 88.99447631835938],
+            [56.31108093261719, 88.99447631835938],
+        ],
+        np.float32,
+    )
+    columns, rows = edge_profiles(np.zeros((90, 471, 3), np.uint8), line, 16, 256)
+    assert columns.shape == (16,) and rows.shape == (256,)
+    assert not columns.any() and not rows.any()
