@@ -338,8 +338,9 @@ def evaluate_scenes(
             scene = make_hard_scene(seed + k, camera=camera, soft_wood=soft_wood)
         else:
             scene = make_kind_scene(seed + k, kind)
-        image = scene.image if kingdom_px is None else shrunk_to_kingdom(scene, kingdom_px)
-        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        if kingdom_px is not None:
+            scene = shrunk_to_kingdom(scene, kingdom_px)  # its corners too, for crop_centring
+        ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         try:
             reading = read_image(jpeg.tobytes())
         except (ImageError, ValueError) as err:
@@ -423,16 +424,20 @@ def evaluate_scenes(
     }
 
 
-def shrunk_to_kingdom(scene, kingdom_px: int) -> np.ndarray:
-    """``scene.image`` shrunk (``INTER_AREA``) so that its kingdom's mean side is at most
-    ``kingdom_px``; as it is when the kingdom is that small already."""
+def shrunk_to_kingdom(scene, kingdom_px: int):
+    """``scene`` (a ``lab.synth.Scene``) with its photo shrunk (``INTER_AREA``) so that its
+    kingdom's mean side is at most ``kingdom_px``, its corners with it; the scene as it is when
+    the kingdom is that small already."""
+    from dataclasses import replace
+
     corners = np.asarray(scene.corners, np.float64)
     side = float(np.mean([np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4)]))
     if side <= kingdom_px:
-        return scene.image
+        return scene
     h, w = scene.image.shape[:2]
     size = (max(1, round(w * kingdom_px / side)), max(1, round(h * kingdom_px / side)))
-    return cv2.resize(scene.image, size, interpolation=cv2.INTER_AREA)
+    image = cv2.resize(scene.image, size, interpolation=cv2.INTER_AREA)
+    return replace(scene, image=image, corners=corners * (size[0] / w, size[1] / h))
 
 
 # The kinds of photo the reader is judged on, one line each in ``--kinds``: the function that

@@ -137,15 +137,17 @@ def test_the_real_photos_kinds_each_have_a_line(shared_dir, capsys):
 
 
 def test_a_photo_is_shrunk_until_its_kingdom_is_that_small_and_no_further():
-    from types import SimpleNamespace
-
     from lab.evaluate import shrunk_to_kingdom
+    from lab.synth import Scene
 
     image = np.zeros((900, 1200, 3), np.uint8)
     frame = np.array([[100, 100], [700, 100], [700, 700], [100, 700]], float)  # 600 px across
-    shrunk = shrunk_to_kingdom(SimpleNamespace(image=image, corners=frame), 300)
-    assert shrunk.shape == (450, 600, 3)  # halved: the kingdom is 300 px across
-    assert shrunk_to_kingdom(SimpleNamespace(image=image, corners=frame), 800) is image
+    labels = (("W0",) * 5,) * 5
+    scene = Scene(image, frame, 5, labels, "photo", "plain", 0)
+    shrunk = shrunk_to_kingdom(scene, 300)
+    assert shrunk.image.shape == (450, 600, 3)  # halved: the kingdom is 300 px across
+    assert np.allclose(shrunk.corners, frame / 2) and shrunk.labels == labels
+    assert shrunk_to_kingdom(scene, 800) is scene
 
 
 def test_hard_scenes_are_read_with_their_kingdom_shrunk(shared_dir, capsys):
