@@ -305,6 +305,7 @@ def evaluate_scenes(
     camera: bool = False,
     soft_wood: bool = False,
     kind: str | None = None,
+    kingdom_px: int | None = None,
 ) -> dict:
     """The whole pipeline on ``lab.synth`` hard scenes (photo → board), model alone and decoded.
 
@@ -314,7 +315,9 @@ def evaluate_scenes(
     the scenes taken by a pinhole camera, the castle figure leaning away from it
     (``make_hard_scene(camera=True)``), seeds from 7000 unless ``seed`` is given. ``soft_wood``:
     warm light wood, several holes, the figure, a soft video frame (seeds from 11000). ``kind``: the
-    scenes of one of ``lab.synth.KINDS`` instead (``make_kind_scene``).
+    scenes of one of ``lab.synth.KINDS`` instead (``make_kind_scene``). ``kingdom_px``: each
+    photo first shrunk until its kingdom is at most that many px across (``shrunk_to_kingdom``),
+    as a whole-table photo or a phone's smaller setting gives it.
     """
     from lab.synth import make_hard_scene, make_kind_scene
     from scoring.board import parse_board
@@ -335,6 +338,8 @@ def evaluate_scenes(
             scene = make_hard_scene(seed + k, camera=camera, soft_wood=soft_wood)
         else:
             scene = make_kind_scene(seed + k, kind)
+        if kingdom_px is not None:
+            scene = shrunk_to_kingdom(scene, kingdom_px)  # its corners too, for crop_centring
         ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         try:
             reading = read_image(jpeg.tobytes())
@@ -385,6 +390,7 @@ def evaluate_scenes(
         "soft frames on warm wood, " if soft_wood else ""
     )
     what += f"lab.synth --kind {kind}" if kind else "lab.synth --hard"
+    what += f", kingdoms at most {kingdom_px} px across" if kingdom_px else ""
     print(f"\n== hard synthetic scenes ({what}), seeds {seed}-{seed + count - 1} ==")
     print(f"kingdoms found with the right size: {found} of {count}")
     if not_found or wrong_size:
@@ -416,6 +422,22 @@ def evaluate_scenes(
         "wrong_cells": wrong_cells,
         "wrong_cells_marked": wrong_cells_marked,
     }
+
+
+def shrunk_to_kingdom(scene, kingdom_px: int):
+    """``scene`` (a ``lab.synth.Scene``) with its photo shrunk (``INTER_AREA``) so that its
+    kingdom's mean side is at most ``kingdom_px``, its corners with it; the scene as it is when
+    the kingdom is that small already."""
+    from dataclasses import replace
+
+    corners = np.asarray(scene.corners, np.float64)
+    side = float(np.mean([np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4)]))
+    if side <= kingdom_px:
+        return scene
+    h, w = scene.image.shape[:2]
+    size = (max(1, round(w * kingdom_px / side)), max(1, round(h * kingdom_px / side)))
+    image = cv2.resize(scene.image, size, interpolation=cv2.INTER_AREA)
+    return replace(scene, image=image, corners=corners * (size[0] / w, size[1] / h))
 
 
 # The kinds of photo the reader is judged on, one line each in ``--kinds``: the function that
@@ -629,6 +651,11 @@ def main(argv: list[str] | None = None) -> dict:
         help="with --scenes: soft video frames on warm light wood, several holes (seeds 11000 on)",
     )
     parser.add_argument(
+        "--kingdom-px",
+        type=int,
+        help="with --scenes: each photo shrunk until its kingdom is at most this many px across",
+    )
+    parser.add_argument(
         "--kinds",
         type=int,
         default=0,
@@ -640,7 +667,9 @@ def main(argv: list[str] | None = None) -> dict:
         return evaluate_kinds(args.kinds, args.kind)
     if args.scenes:
         seed = 7000 if args.camera else 11000 if args.soft_wood else 1000
-        return evaluate_scenes(args.scenes, seed, args.camera, args.soft_wood)
+        return evaluate_scenes(
+            args.scenes, seed, args.camera, args.soft_wood, kingdom_px=args.kingdom_px
+        )
 
     from lab.data import load_aau_boards
 

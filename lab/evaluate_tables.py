@@ -191,7 +191,8 @@ COUNTS = (
 
 
 def read_shrunk_table(seed: int) -> dict:
-    """One game-night table drawn at 12 MP (each kingdom about 600-900 px across), shrunk to
+    """One game-night table drawn at 12 MP (each kingdom about 600-900 px across, every one a
+    kingdom the real set can build: ``make_table_scene(real_dominoes=True)``), shrunk to
     0.35-0.5 of its size (``cv2.INTER_AREA``, the share drawn from the seed), and read by
     ``vision.pipeline.read_table`` (what ``kingdomino score --kingdoms all`` calls).
 
@@ -208,7 +209,7 @@ def read_shrunk_table(seed: int) -> dict:
     from scoring.board import parse_board
     from vision.pipeline import read_table
 
-    scene = make_table_scene(seed, FULL_LONG_SIDE)
+    scene = make_table_scene(seed, FULL_LONG_SIDE, real_dominoes=True)
     counts: dict = dict.fromkeys(COUNTS, 0)
     counts["px_per_kingdom"] = []
     if scene.video:  # a video frame is 1920 px at most, not a 12 MP photo: another kind

@@ -27,9 +27,12 @@ from lab.synth import (
     SOURCE_PX,
     _aau_boards,
     _background,
+    _hole_dominoes,
     _kingdom_cells,
     _knock_out,
+    _lay_drifting_dominoes,
     _lay_tiles,
+    _real_kingdom_cells,
     _smooth_noise,
 )
 
@@ -95,8 +98,16 @@ class TableScene:
         }
 
 
-def make_table_scene(seed: int, long_side: int = 1600) -> TableScene:
-    """One game-night table photo with 2-4 kingdoms, fully determined by ``seed``."""
+def make_table_scene(seed: int, long_side: int = 1600, real_dominoes: bool = False) -> TableScene:
+    """One game-night table photo with 2-4 kingdoms, fully determined by ``seed``.
+
+    ``real_dominoes``: every kingdom is one the real set can build (``lab.synth``'s real
+    kingdoms, dominoes drifting as pieces), its holes whole dominoes missing that show this
+    table: what an evaluation of the *cells* needs. Without it, the finder's scenes as its
+    tests and figures know them: 5×5 aau boards (7×7 ones tiled from their cells) with single
+    cells knocked out, which the real set often cannot build, and whose own holes (the aau
+    photographer's wooden table) are pasted in as if they were tiles.
+    """
     rng = np.random.default_rng(seed)
     boards = _aau_boards()
     count = int(rng.choice([2, 2, 3, 4]))
@@ -158,7 +169,9 @@ def make_table_scene(seed: int, long_side: int = 1600) -> TableScene:
     occupied = np.zeros((height, width), np.uint8)  # kingdoms, grown: clutter keeps off
     truths = []
     for corners_cells in plane_corners:
-        truth = _place_kingdom(rng, boards, size, corners_cells, to_photo, photo, shadow_dir)
+        truth = _place_kingdom(
+            rng, boards, size, corners_cells, to_photo, photo, shadow_dir, real_dominoes
+        )
         truths.append(truth)
         cv2.fillConvexPoly(occupied, np.round(truth.corners).astype(np.int32), 1)
     cell_px = float(np.median([np.linalg.norm(t.corners[1] - t.corners[0]) / size for t in truths]))
@@ -203,18 +216,26 @@ def table_scenes(count: int, seed: int = 0, long_side: int = 1600):
 # --- kingdoms ---------------------------------------------------------------------------------
 
 
-def _place_kingdom(rng, boards, size, corners_cells, to_photo, photo, shadow_dir):
+def _place_kingdom(
+    rng, boards, size, corners_cells, to_photo, photo, shadow_dir, real_dominoes=False
+):
     """Draw one kingdom (plane corners in cells) into ``photo``; return its truth."""
     height, width = photo.shape[:2]
-    cells, labels = _kingdom_cells(rng, boards, size)
-    holes = _knock_out(rng, labels, size)
-    for r, c in holes:
-        labels[r][c] = "."
     margin = SOURCE_PX
     side = size * SOURCE_PX + 2 * margin
     tiles = np.zeros((side, side, 3), np.uint8)
     alpha = np.zeros((side, side), np.float32)
-    _lay_tiles(rng, cells, holes, size, margin, tiles, alpha)
+    if real_dominoes:
+        cells, labels, partner = _real_kingdom_cells(rng, size)
+        # 0-2 dominoes missing (0.8 a kingdom): an end of game where some were discarded.
+        holes = _hole_dominoes(rng, labels, partner, size, int(rng.choice([0, 0, 1, 1, 2])))
+        _lay_drifting_dominoes(rng, cells, holes, partner, size, margin, tiles, alpha)
+    else:
+        cells, labels = _kingdom_cells(rng, boards, size)
+        holes = _knock_out(rng, labels, size)
+        _lay_tiles(rng, cells, holes, size, margin, tiles, alpha)
+    for r, c in holes:
+        labels[r][c] = "."
     # Which way the board is turned relative to the plane (any quarter turn).
     turn = int(rng.integers(4))
     frame_plane = np.array([[0, 0], [size, 0], [size, size], [0, size]], float) * SOURCE_PX + margin

@@ -134,3 +134,25 @@ def test_the_real_photos_kinds_each_have_a_line(shared_dir, capsys):
         figures = evaluate_scenes(1, seed=9100, kind=kind)
         assert f"lab.synth --kind {kind}" in capsys.readouterr().out
         assert figures["found"] in (0.0, 1.0) and 0.0 <= figures["holes"] <= 1.0
+
+
+def test_a_photo_is_shrunk_until_its_kingdom_is_that_small_and_no_further():
+    from lab.evaluate import shrunk_to_kingdom
+    from lab.synth import Scene
+
+    image = np.zeros((900, 1200, 3), np.uint8)
+    frame = np.array([[100, 100], [700, 100], [700, 700], [100, 700]], float)  # 600 px across
+    labels = (("W0",) * 5,) * 5
+    scene = Scene(image, frame, 5, labels, "photo", "plain", 0)
+    shrunk = shrunk_to_kingdom(scene, 300)
+    assert shrunk.image.shape == (450, 600, 3)  # halved: the kingdom is 300 px across
+    assert np.allclose(shrunk.corners, frame / 2) and shrunk.labels == labels
+    assert shrunk_to_kingdom(scene, 800) is scene
+
+
+def test_hard_scenes_are_read_with_their_kingdom_shrunk(shared_dir, capsys):
+    from lab.evaluate import evaluate_scenes
+
+    figures = evaluate_scenes(1, 5000, kingdom_px=300)
+    assert "kingdoms at most 300 px across" in capsys.readouterr().out
+    assert figures["found"] == 1.0

@@ -92,3 +92,35 @@ def test_a_12_mp_table_is_read_shrunk_kingdom_by_kingdom(shared_dir):
     assert 0 <= counts["cells_right"] <= counts["cells"]
     # 0.35-0.5 of a 4032 px photo, decoded as read_table decodes it: a few hundred px each.
     assert all(150 < px < 700 for px in counts["px_per_kingdom"])
+
+
+def test_real_domino_kingdoms_split_into_real_dominoes_and_their_holes_show_the_table():
+    """The reading evaluation's kingdoms (``real_dominoes``): every truth a board the real set
+    builds, and every hole a place no tile was drawn, showing the table it lies on (the aau
+    boards' own holes show their photographer's wooden table: pasted in, they read as tiles)."""
+    import cv2
+
+    from lab.tables import _place_kingdom
+    from scoring.board import parse_board
+    from scoring.tileset import Outcome, cover_kingdom
+
+    magenta = np.array([255.0, 0.0, 255.0])
+    to_photo = np.array([[100.0, 0, 100], [0, 100, 100], [0, 0, 1]])  # 100 px per cell
+    square = np.array([[0, 0], [5, 0], [5, 5], [0, 5]], float)
+    holes_seen = tiles_seen = 0
+    for seed in range(12):
+        photo = np.full((700, 700, 3), magenta, np.float32)
+        rng = np.random.default_rng(seed)
+        truth = _place_kingdom(rng, None, 5, square, to_photo, photo, np.array([1.0, 0.0]), True)
+        board = parse_board("\n".join(" ".join(row) for row in truth.labels))
+        assert cover_kingdom(board).outcome is Outcome.SPLITS
+        to_cells = cv2.getPerspectiveTransform(np.float32(square), np.float32(truth.corners))
+        for r in range(5):
+            for c in range(5):
+                centre = cv2.perspectiveTransform(np.float32([[[c + 0.5, r + 0.5]]]), to_cells)
+                x, y = np.round(centre[0, 0]).astype(int)
+                shows_table = np.abs(photo[y, x] - magenta).max() < 30
+                assert shows_table == (truth.labels[r][c] == ".")
+                holes_seen += truth.labels[r][c] == "."
+                tiles_seen += truth.labels[r][c] != "."
+    assert holes_seen >= 4 and tiles_seen > 200
