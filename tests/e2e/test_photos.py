@@ -76,7 +76,9 @@ def test_tapping_the_four_corners_reads_the_kingdom_again(page):
     expect(total_of(page, "Anna")).to_contain_text("51", timeout=20_000)
     click_when_idle(page, page.locator(".st-key-fix_grid_5_0").get_by_text("The grid is wrong"))
 
-    photo = page.frame_locator(".st-key-corners_5_0 iframe").locator("img")
+    # Each tap reruns the page, and for a moment the old picture's iframe is still there beside
+    # the new one: the newest is the one that takes the next tap.
+    photo = page.locator(".st-key-corners_5_0 iframe").last.content_frame.locator("img")
     for number, (x, y) in enumerate(SCENE_12_CORNERS, start=1):
         expect(page.get_by_text(f"({number} of 4:")).to_be_visible()
         box = photo.bounding_box()
