@@ -461,14 +461,17 @@ def _shrunk_tables(count: int, seed: int) -> dict:
     return read_shrunk_tables(count, seed)
 
 
-def evaluate_kinds(count: int, kinds: list[str] | None = None) -> dict:
+def evaluate_kinds(count: int, kinds: list[str] | None = None, seed: int | None = None) -> dict:
     """Each kind of scene in ``SCENE_KINDS`` (``count`` evaluation scenes each), then one table
-    with a line per kind: found, cells, boards, totals and holes right, wrong cells marked."""
+    with a line per kind: found, cells, boards, totals and holes right, wrong cells marked.
+    ``seed``: the scenes from this seed on instead of each kind's evaluation seeds (development
+    seeds, lab/README.md, to look at a kind while changing the reader)."""
     figures = {}
     for kind in kinds or SCENE_KINDS:
-        evaluate, seed = SCENE_KINDS[kind]
-        figures[kind] = evaluate(count, seed)
-    print(f"\n== every kind of scene, {count} each, decoded ==")
+        evaluate, first = SCENE_KINDS[kind]
+        figures[kind] = evaluate(count, first if seed is None else seed)
+    seeds = "evaluation seeds" if seed is None else f"seeds {seed}-{seed + count - 1}"
+    print(f"\n== every kind of scene, {count} each ({seeds}), decoded ==")
     print(
         f"{'kind':<29}{'found':>8}{'cells':>9}{'boards':>9}{'totals':>9}{'holes':>9}"
         f"{'false holes':>13}  wrong cells marked"
@@ -662,11 +665,18 @@ def main(argv: list[str] | None = None) -> dict:
         help="this many scenes of every kind (lab.evaluate.SCENE_KINDS), one line per kind",
     )
     parser.add_argument("--kind", action="append", choices=list(SCENE_KINDS), help="only these")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="with --scenes or --kinds: scenes from this seed on instead of the evaluation seeds "
+        "(use development seeds, lab/README.md, while changing the reader)",
+    )
     args = parser.parse_args(argv)
     if args.kinds:
-        return evaluate_kinds(args.kinds, args.kind)
+        return evaluate_kinds(args.kinds, args.kind, args.seed)
     if args.scenes:
         seed = 7000 if args.camera else 11000 if args.soft_wood else 1000
+        seed = seed if args.seed is None else args.seed
         return evaluate_scenes(
             args.scenes, seed, args.camera, args.soft_wood, kingdom_px=args.kingdom_px
         )
