@@ -151,9 +151,14 @@ def strongest_peaks(strips: np.ndarray) -> list[tuple[float, float] | None]:
     with np.errstate(divide="ignore", invalid="ignore"):
         shift = np.where(denom < 0, 0.5 * (left - right) / denom, 0.0)
     shift = np.clip(shift, -0.5, 0.5)
+    # Converted in whole arrays: the lattice search asks for tens of thousands of rows, and a
+    # Python float per row and value was a tenth of a failed search.
+    positions = (k + shift).tolist()
+    strengths = np.minimum(strength, 4.0).tolist()
+    clear = (strength >= 1.4).tolist()
     return [
-        (float(k[r] + shift[r]), min(float(strength[r]), 4.0)) if strength[r] >= 1.4 else None
-        for r in range(count)
+        (position, peak) if keep else None
+        for position, peak, keep in zip(positions, strengths, clear, strict=True)
     ]
 
 

@@ -450,29 +450,39 @@ def _refine_on_edges(
     """
     P = LATTICE_PX
     margin = P // 2
-    equations, targets, weights, kinds = [], [], [], []
     half = int(round(window * P))
-    edges = lattice_edges(small, to_lattice, cells_x, cells_y, half, inner_only=False)
-    for vertical, centre, along, found in edges:
-        if found is None:
-            continue
-        offset, strength = found
-        across = centre - half + offset
-        x, y = (across, along) if vertical else (along, across)
-        target = float(centre)
-        if vertical:
-            equations.append([x, y, 1, 0, 0, 0, -target * x, -target * y])
-        else:
-            equations.append([0, 0, 0, x, y, 1, -target * x, -target * y])
-        targets.append(target)
-        weights.append(strength)
-        kinds.append(vertical)
-    kinds = np.array(kinds)
-    if len(targets) < 10 or kinds.sum() < 4 or (~kinds).sum() < 4:
+    found = [
+        (vertical, centre, along, *peak)
+        for vertical, centre, along, peak in lattice_edges(
+            small, to_lattice, cells_x, cells_y, half, inner_only=False
+        )
+        if peak is not None
+    ]
+    if len(found) < 10:
         return to_lattice
-    a = np.array(equations)
-    b = np.array(targets)
-    w = np.array(weights)
+    # One row per edge found, built in whole arrays (this runs for every candidate lattice).
+    vertical, centre, along, offset, strength = (
+        np.array(column) for column in zip(*found, strict=True)
+    )
+    kinds = vertical.astype(bool)
+    if kinds.sum() < 4 or (~kinds).sum() < 4:
+        return to_lattice
+    across = (centre - half) + offset
+    x, y = np.where(kinds, across, along), np.where(kinds, along, across)
+    b = centre.astype(np.float64)
+    ones = np.ones_like(x)
+    # An edge at straightened (x, y) on vertical line X: c1 x + c2 y + c3 - X (c7 x + c8 y) = X;
+    # on horizontal line Y the same with c4, c5, c6.
+    line_terms = np.stack([x, y, ones], axis=1)
+    a = np.concatenate(
+        [
+            np.where(kinds[:, None], line_terms, 0.0),
+            np.where(kinds[:, None], 0.0, line_terms),
+            np.stack([-b * x, -b * y], axis=1),
+        ],
+        axis=1,
+    )
+    w = strength.astype(np.float64)
     keep = np.ones(len(b), bool)
     correction = None
     for _ in range(3):

@@ -116,3 +116,25 @@ def test_equal_outlines_are_counted_and_fitted_once(monkeypatch):
     twice = lattice.fit_lattice(image, mask, [outline, outline.copy(), other], None)
     assert counted == [outline.tolist(), other.tolist()]
     assert np.array_equal(once[0], twice[0]) and once[1:] == twice[1:]
+
+
+def test_a_lattice_a_fifth_of_a_cell_off_is_refined_onto_the_tile_edges():
+    """``_refine_on_edges``: each edge found near a lattice line is one equation of the
+    correcting homography, vertical and horizontal lines alike; a lattice shifted 12 px right
+    and 8 px down of tiles 60 px apart comes back onto their lines."""
+    from vision.find.lattice import _refine_on_edges
+
+    image = np.full((500, 500, 3), 200, np.uint8)
+    draw_tiles(image, 5, 5, 100, 100, 60, seed=2)
+    P, margin = LATTICE_PX, LATTICE_PX // 2
+    target = np.array([[0, 0], [5, 0], [5, 5], [0, 5]], np.float32) * P + margin
+    shifted = np.array([[112, 108], [412, 108], [412, 408], [112, 408]], np.float32)
+    to_lattice = cv2.getPerspectiveTransform(shifted, target)
+    for window in (0.3, 0.2, 0.12):
+        to_lattice = _refine_on_edges(image, to_lattice, 5, 5, window)
+    corners = lattice_to_image(
+        np.array([[0, 0], [5, 0], [5, 5], [0, 5]]), np.linalg.inv(to_lattice)
+    )
+    # The outer tiles end 2 px inside the seams' lines (100 and 400): within 3 px of them.
+    truth = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
+    assert np.abs(corners - truth).max() < 3
