@@ -30,7 +30,7 @@ from vision.find.decision import (
     touches_border,
 )
 from vision.find.edges import frame_edge_support, gradient_images
-from vision.find.extent import tiles_past_edge, without_size_doubt
+from vision.find.extent import seams_run_into, tiles_past_edge, without_size_doubt
 from vision.find.lattice import (
     NOT_A_GRID,
     SNAPPED_MIN_SUPPORT,
@@ -114,6 +114,8 @@ KNOWN_GROWN = 1.15
 # gets the second look too: what is left may be kingdoms whose holes show the cloth.
 LEFT_IN_BLOB = 0.5
 FRAMES_SHARED = 0.2
+# A part of a blob (split along the table) this much inside a frame is held by it.
+PART_IN_FRAME = 0.5
 FRAME_PAST_EDGE = msg(
     "no kingdom found: the grid fitted to the tiles reaches past the photo's edge; take the photo"
     " from straight above with some table all round the kingdom, or tap its four corners"
@@ -313,12 +315,16 @@ def _search_blobs(
             location = location_from_corners(
                 frame / scale, n, warnings, image_shape=shape, tile_span=span
             )
-            location = _onto_unseen_tiles(image, location)
+            if not (touches and reaches_past_photo(location)):
+                # Tiles at the photo's edge in a frame that reaches past it are a kingdom cut
+                # by the edge, not one whose spare row is table: moved inwards, a cut
+                # neighbour's frame took in a column of the kingdom beside it.
+                location = _onto_unseen_tiles(image, location)
             if size is None:
                 location = _five_inside_seven(image, location)
             past_edge = touches and (
                 tiles_past_edge(small, frame, n, looks.stands_out)
-                or runs_on_to_edge(model.not_table, frame * _mask_scale(model, small), n)
+                or _cut_rows_run_on(small, model, looks, frame, n)
             )
             support = frame_edge_support(small, frame, n) if touches else 1.0
             sentence = cut_off_sentence(location, touches, past_edge, support)
@@ -471,6 +477,17 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
             or _frame_over_blob(fitted[0], blob) <= MAX_FRAME_OVER_BLOB
         )
     ):
+        # One frame over the whole blob, a kingdom cut by the photo's edge (not read), and the
+        # table runs through the blob: a kingdom and a neighbour cut by the edge, or a sleeve,
+        # laid a little apart, one lattice fitted over both at about their pitch (on a printed
+        # grid mat). The parts' own kingdoms, when they hold any, are those. A complete frame
+        # is kept: the table also parts one kingdom's tiles where its holes and lakes show it,
+        # and a window of its lattice then fits one part (development scene 9684 of grid_mat).
+        parts = split_blob(model, blob) if _cut_as_fitted(small, fitted) else []
+        if sum(_blob_in_frame(part, fitted[0]) > PART_IN_FRAME for part in parts) >= 2:
+            apart = _kingdoms_in_parts(small, model, parts, size, touches_border(blob))
+            if apart:
+                return apart
         return [fitted[:5]]
     # Less than the blob fits one kingdom: neighbours joined into one blob. Take them apart
     # along the table between them, and peel each kingdom found off what is left. A part of a
@@ -492,6 +509,20 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
                 if span == (0, n, 0, n)
             ]
     return found or _peel(small, blob, size, fitted)
+
+
+def _cut_as_fitted(photo: _Photo, fitted) -> bool:
+    """Whether the kingdom ``fitted`` (as ``_Photo.fit`` gives it) would be named cut by the
+    photo's edge from its frame and tiles alone (``cut_off_sentence``, without the costlier
+    look past its sides): a kingdom that is not read."""
+    frame, n, span, _, touches, _ = fitted
+    if not touches:
+        return False
+    location = location_from_corners(
+        frame / photo.scale, n, image_shape=photo.image.shape[:2], tile_span=span
+    )
+    support = frame_edge_support(photo.small, frame, n)
+    return cut_off_sentence(location, True, False, support) is not None
 
 
 def _kingdoms_in_parts(small: _Photo, model, parts, size, touches, again=True):
@@ -520,6 +551,21 @@ def _kingdoms_in_parts(small: _Photo, model, parts, size, touches, again=True):
             and (again or frame_edge_support(small.small, frame, n) >= SNAPPED_MIN_SUPPORT)
         ]
     return found
+
+
+def _cut_rows_run_on(small, model, looks: _TableLooks, frame: np.ndarray, n: int) -> bool:
+    """Whether a cut kingdom's rows run on from the N×N ``frame`` (``small`` pixels) to the
+    photo's edge: things that stand out run on from just past it to the edge
+    (``runs_on_to_edge``) *and* their tiles continue its lattice (``seams_run_into``).
+
+    A kingdom cut by the edge whose inner 5×5 was framed whole has its cut rows on its own
+    lattice. A neighbour cut by the edge, laid a little apart, has its own: on printed grid mats
+    the two came within a fifth of a cell of each other (drifting dominoes, perspective) and the
+    complete kingdom was refused as cut (development scenes 9378, 9492).
+    """
+    if not runs_on_to_edge(model.not_table, frame * _mask_scale(model, small), n):
+        return False
+    return seams_run_into(small, frame, n, looks.stands_out())
 
 
 def _peel(small: _Photo, blob, size, fitted=None):
