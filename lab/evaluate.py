@@ -461,13 +461,14 @@ def _shrunk_tables(count: int, seed: int) -> dict:
     return read_shrunk_tables(count, seed)
 
 
-def evaluate_kinds(count: int, kinds: list[str] | None = None) -> dict:
-    """Each kind of scene in ``SCENE_KINDS`` (``count`` evaluation scenes each), then one table
-    with a line per kind: found, cells, boards, totals and holes right, wrong cells marked."""
+def evaluate_kinds(count: int, kinds: list[str] | None = None, seed: int | None = None) -> dict:
+    """Each kind of scene in ``SCENE_KINDS`` (``count`` evaluation scenes each, or from
+    ``seed`` on: development seeds), then one table with a line per kind: found, cells,
+    boards, totals and holes right, wrong cells marked."""
     figures = {}
     for kind in kinds or SCENE_KINDS:
-        evaluate, seed = SCENE_KINDS[kind]
-        figures[kind] = evaluate(count, seed)
+        evaluate, first = SCENE_KINDS[kind]
+        figures[kind] = evaluate(count, first if seed is None else seed)
     print(f"\n== every kind of scene, {count} each, decoded ==")
     print(
         f"{'kind':<29}{'found':>8}{'cells':>9}{'boards':>9}{'totals':>9}{'holes':>9}"
@@ -662,11 +663,18 @@ def main(argv: list[str] | None = None) -> dict:
         help="this many scenes of every kind (lab.evaluate.SCENE_KINDS), one line per kind",
     )
     parser.add_argument("--kind", action="append", choices=list(SCENE_KINDS), help="only these")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="with --scenes or --kinds: the first seed, instead of the evaluation seeds (to read "
+        "development seeds: lab/README.md's seeds table)",
+    )
     args = parser.parse_args(argv)
     if args.kinds:
-        return evaluate_kinds(args.kinds, args.kind)
+        return evaluate_kinds(args.kinds, args.kind, args.seed)
     if args.scenes:
         seed = 7000 if args.camera else 11000 if args.soft_wood else 1000
+        seed = seed if args.seed is None else args.seed
         return evaluate_scenes(
             args.scenes, seed, args.camera, args.soft_wood, kingdom_px=args.kingdom_px
         )

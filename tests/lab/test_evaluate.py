@@ -117,6 +117,20 @@ def test_every_kind_gets_one_line(shared_dir, capsys, monkeypatch):
     assert any("95.0%" in line and "2 of 2" in line for line in lines if line.startswith("kind a"))
 
 
+def test_kinds_read_development_seeds_when_a_seed_is_given(monkeypatch):
+    """``--seed`` moves every kind off its evaluation seeds (which are for reporting only)."""
+    from lab import evaluate
+
+    asked = []
+    figures = dict(found=1.0, cells=1.0, boards=1.0, totals=1.0, holes=1.0, false_holes=0.0)
+    figures.update(wrong_cells=0, wrong_cells_marked=0)
+    kinds = {"kind a": (lambda n, seed: asked.append((n, seed)) or figures, 9000)}
+    monkeypatch.setattr(evaluate, "SCENE_KINDS", kinds)
+    evaluate.main(["--kinds", "4", "--seed", "9300"])
+    evaluate.main(["--kinds", "2"])
+    assert asked == [(4, 9300), (2, 9000)]
+
+
 def test_soft_wood_scenes_are_evaluated(shared_dir, capsys):
     from lab.evaluate import evaluate_scenes
 
