@@ -278,32 +278,6 @@ def tiles_past_edge(
     gives, when asked, a mask (uint8, ``small``'s shape) of what is not table: such a strip must
     then stand out from the table too.
     """
-    return _seams_past_sides(small, frame, size, stands_out, cut_strips_only=True)
-
-
-def seams_run_into(small: np.ndarray, frame: np.ndarray, size: int, beyond: np.ndarray) -> bool:
-    """Whether the tiles of ``beyond`` (a mask, uint8, ``small``'s shape) continue the N×N
-    ``frame``'s lattice: a strip one cell wide past one of its sides shows seams on the
-    lattice's lines and is mostly ``beyond``.
-
-    A blob split along the table may be a kingdom cut by the photo's edge whose inner part the
-    table separated from the cut rows (lake tiles on a blue cloth): those rows lie on its
-    lattice. A neighbouring kingdom laid a little apart does not: the gap between them (more
-    than half a cell) and its own lattice put its seams off this one's lines.
-    """
-    return _seams_past_sides(small, frame, size, lambda: beyond, cut_strips_only=False)
-
-
-def _seams_past_sides(
-    small: np.ndarray,
-    frame: np.ndarray,
-    size: int,
-    stands_out: Callable[[], np.ndarray] | None,
-    cut_strips_only: bool,
-) -> bool:
-    """Whether a strip one cell wide past a side of ``frame`` shows tile seams on the frame's
-    lattice lines (and, with ``stands_out``, stands out that much); with ``cut_strips_only``,
-    only the strips the photo's edge cuts are looked at."""
     P, margin = LATTICE_PX, LATTICE_PX // 2
     cells = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
     # Lattice pixels with one more cell all round: cell (c, r) starts at margin + (c + 1) * P.
@@ -328,7 +302,7 @@ def _seams_past_sides(
     for grad, inside, start, transposed in strips:
         band = slice(start + trim, start + P - trim)
         along = inside[band, margin + P : margin + (size + 1) * P]
-        if not along.any() or (cut_strips_only and along.all()):
+        if along.all() or not along.any():
             continue  # a whole strip is the lattice growth's to judge; none is nothing to see
         hits = total = 0
         for line in range(1, size):

@@ -20,7 +20,6 @@ import numpy as np
 
 from scoring.words import Joined, msg, nmsg
 from vision.find.decision import (
-    FLUSH_MIN_SUPPORT,
     FOUND_MIN_CELL_SPREAD,
     FOUND_MIN_EDGE_SHARE,
     cut_off_sentence,
@@ -31,7 +30,7 @@ from vision.find.decision import (
     touches_border,
 )
 from vision.find.edges import frame_edge_support, gradient_images
-from vision.find.extent import seams_run_into, tiles_past_edge, without_size_doubt
+from vision.find.extent import tiles_past_edge, without_size_doubt
 from vision.find.lattice import (
     NOT_A_GRID,
     SNAPPED_MIN_SUPPORT,
@@ -325,7 +324,7 @@ def _search_blobs(
                 location = _five_inside_seven(image, location)
             past_edge = touches and (
                 tiles_past_edge(small, frame, n, looks.stands_out)
-                or _cut_rows_run_on(small, model, looks, frame, n)
+                or runs_on_to_edge(model.not_table, frame * _mask_scale(model, small), n)
             )
             support = frame_edge_support(small, frame, n) if touches else 1.0
             sentence = cut_off_sentence(location, touches, past_edge, support)
@@ -552,27 +551,6 @@ def _kingdoms_in_parts(small: _Photo, model, parts, size, touches, again=True):
             and (again or frame_edge_support(small.small, frame, n) >= SNAPPED_MIN_SUPPORT)
         ]
     return found
-
-
-def _cut_rows_run_on(small, model, looks: _TableLooks, frame: np.ndarray, n: int) -> bool:
-    """Whether a cut kingdom's rows run on from the N×N ``frame`` (``small`` pixels) to the
-    photo's edge: things that stand out run on from just past it to the edge
-    (``runs_on_to_edge``) and, when the frame sits plainly on tile seams, continue its lattice
-    (``seams_run_into``).
-
-    A kingdom cut by the edge whose inner 5×5 was framed whole has its cut rows on its own
-    lattice. A neighbour cut by the edge has its own: on printed grid mats such neighbours
-    came within a fifth of a cell of a complete kingdom (drifting dominoes, perspective) and it
-    was refused as cut (development scenes 9378, 9492; their frames' edge support 0.75 and
-    0.9). A frame with faint seams (an inner window of a cut kingdom of aau tiles, whose two
-    halves of a domino show no gap: lab.tables development scenes 8268 and 9889, support
-    0.57-0.65) says too little about the seams past it: there the run alone counts.
-    """
-    if not runs_on_to_edge(model.not_table, frame * _mask_scale(model, small), n):
-        return False
-    if frame_edge_support(small, frame, n) < FLUSH_MIN_SUPPORT:
-        return True
-    return seams_run_into(small, frame, n, looks.stands_out())
 
 
 def _peel(small: _Photo, blob, size, fitted=None):

@@ -14,7 +14,6 @@ from vision.find.extent import (
     _lean,
     _spare_before,
     place_frame,
-    seams_run_into,
     tiles_past_edge,
 )
 from vision.find.search import find_kingdoms
@@ -144,20 +143,3 @@ def test_tiles_six_cells_long_one_way_and_five_the_other_are_framed_seven_with_a
     mask[80 : 80 + 6 * 40, 100 : 100 + 6 * 40] = 255  # six rows too: a 7×7 short of one
     _, size, _, warnings, _ = place_frame(small, mask, to_lattice, 6, 6, None)
     assert size == 7 and not any("may be a 5×5 kingdom" in warning for warning in warnings)
-
-
-def test_tiles_beyond_a_frame_on_its_lattice_continue_it_and_a_neighbours_do_not():
-    """Past the frame's right side: the kingdom's own further column (on its lattice) continues
-    it; a neighbour laid 0.6 cell apart and half a cell along has its own lattice."""
-    frame = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
-    beyond = np.zeros((500, 700), np.uint8)
-    beyond[:, 400:] = 255
-    same = np.full((500, 700, 3), 200, np.uint8)
-    draw_tiles(same, 7, 5, 100, 100, 60)
-    assert seams_run_into(same, frame, 5, beyond)
-    neighbour = np.full((500, 700, 3), 200, np.uint8)
-    draw_tiles(neighbour, 5, 5, 100, 100, 60)
-    draw_tiles(neighbour, 4, 6, 436, 70, 60, seed=5)
-    assert not seams_run_into(neighbour, frame, 5, beyond)
-    # Seams of the same lattice in a strip that is table, not the rest of the blob: not it.
-    assert not seams_run_into(same, frame, 5, np.zeros_like(beyond))
