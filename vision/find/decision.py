@@ -54,8 +54,12 @@ def straightened_view(image: np.ndarray, corners: np.ndarray, size: int) -> np.n
     longest = max(np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4))
     scale = min(1.0, 2.0 * side / max(longest, 1.0))
     if scale < 0.5:
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        corners = corners * scale
+        # At least a pixel each way: a frame lying mostly past the photo leaves a sliver of it,
+        # which a plain fx/fy shrink would round to nothing (OpenCV then refuses the resize).
+        h, w = image.shape[:2]
+        dsize = (max(1, round(w * scale)), max(1, round(h * scale)))
+        image = cv2.resize(image, dsize, interpolation=cv2.INTER_AREA)
+        corners = corners * (dsize[0] / w, dsize[1] / h)
     target = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
     warp = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
     return cv2.warpPerspective(image, warp, (side, side), flags=cv2.INTER_LINEAR)

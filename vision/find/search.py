@@ -114,6 +114,8 @@ KNOWN_GROWN = 1.15
 # gets the second look too: what is left may be kingdoms whose holes show the cloth.
 LEFT_IN_BLOB = 0.5
 FRAMES_SHARED = 0.2
+# A part of a blob (split along the table) this much inside a frame is held by it.
+PART_IN_FRAME = 0.5
 FRAME_PAST_EDGE = msg(
     "no kingdom found: the grid fitted to the tiles reaches past the photo's edge; take the photo"
     " from straight above with some table all round the kingdom, or tap its four corners"
@@ -313,7 +315,11 @@ def _search_blobs(
             location = location_from_corners(
                 frame / scale, n, warnings, image_shape=shape, tile_span=span
             )
-            location = _onto_unseen_tiles(image, location)
+            if not (touches and reaches_past_photo(location)):
+                # Tiles at the photo's edge in a frame that reaches past it are a kingdom cut
+                # by the edge, not one whose spare row is table: moved inwards, a cut
+                # neighbour's frame took in a column of the kingdom beside it.
+                location = _onto_unseen_tiles(image, location)
             if size is None:
                 location = _five_inside_seven(image, location)
             past_edge = touches and (
@@ -471,6 +477,17 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
             or _frame_over_blob(fitted[0], blob) <= MAX_FRAME_OVER_BLOB
         )
     ):
+        # One frame over the whole blob, a kingdom cut by the photo's edge (not read), and the
+        # table runs through the blob: a kingdom and a neighbour cut by the edge, or a sleeve,
+        # laid a little apart, one lattice fitted over both at about their pitch (on a printed
+        # grid mat). The parts' own kingdoms, when they hold any, are those. A complete frame
+        # is kept: the table also parts one kingdom's tiles where its holes and lakes show it,
+        # and a window of its lattice then fits one part (development scene 9684 of grid_mat).
+        parts = split_blob(model, blob) if _cut_as_fitted(small, fitted) else []
+        if sum(_blob_in_frame(part, fitted[0]) > PART_IN_FRAME for part in parts) >= 2:
+            apart = _kingdoms_in_parts(small, model, parts, size, touches_border(blob))
+            if apart:
+                return apart
         return [fitted[:5]]
     # Less than the blob fits one kingdom: neighbours joined into one blob. Take them apart
     # along the table between them, and peel each kingdom found off what is left. A part of a
@@ -492,6 +509,20 @@ def _kingdoms_in_blob(small: _Photo, model, blob, size):
                 if span == (0, n, 0, n)
             ]
     return found or _peel(small, blob, size, fitted)
+
+
+def _cut_as_fitted(photo: _Photo, fitted) -> bool:
+    """Whether the kingdom ``fitted`` (as ``_Photo.fit`` gives it) would be named cut by the
+    photo's edge from its frame and tiles alone (``cut_off_sentence``, without the costlier
+    look past its sides): a kingdom that is not read."""
+    frame, n, span, _, touches, _ = fitted
+    if not touches:
+        return False
+    location = location_from_corners(
+        frame / photo.scale, n, image_shape=photo.image.shape[:2], tile_span=span
+    )
+    support = frame_edge_support(photo.small, frame, n)
+    return cut_off_sentence(location, True, False, support) is not None
 
 
 def _kingdoms_in_parts(small: _Photo, model, parts, size, touches, again=True):

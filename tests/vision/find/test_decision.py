@@ -136,6 +136,17 @@ def test_the_view_of_a_frame_in_a_big_photo_is_the_frame_warped_from_the_whole_p
     assert view.shape == (side, side, 3) and (view[:, :10] == 0).all()
 
 
+def test_a_big_frame_lying_almost_wholly_past_the_photo_gets_a_view_not_an_error():
+    """A lattice fitted in a blob at the photo's edge can give a frame many times the photo with
+    a sliver of it inside; shrunk to the view's scale, that sliver rounded to no pixels and
+    OpenCV refused the resize (a traceback on development scene 9369 of lab.synth grid_mat)."""
+    photo = np.random.default_rng(4).integers(0, 256, (200, 200, 3), dtype=np.uint8)
+    corners = np.array([[199.6, 0.0], [3000.0, 0.0], [3000.0, 2800.0], [199.6, 2800.0]])
+    view = straightened_view(photo, corners, 5)
+    assert view.shape == (5 * PX, 5 * PX, 3)
+    assert not tiles_seen(photo, corners, 5)
+
+
 def test_the_view_size_is_checked():
     with pytest.raises(ValueError, match="view must be"):
         lattice_evidence(np.zeros((100, 100, 3), np.uint8), 5)

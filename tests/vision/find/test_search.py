@@ -41,6 +41,36 @@ def test_neighbouring_kingdoms_do_not_merge(aau_board, gap):
         assert location.size == 5
 
 
+@pytest.mark.parametrize(("cloth", "gap"), [("wood", 20), ("plain", 30)])
+def test_a_kingdom_beside_a_neighbour_cut_by_the_edge_a_fifth_of_a_cell_away_is_read(
+    aau_board, cloth, gap
+):
+    """The neighbour, cut by the photo's right edge, joins the kingdom into one blob. Neither
+    the lattice fitted over both (a 7×7 cut by the edge), nor the neighbour's frame moved in
+    over the kingdom's last column, make the kingdom a cut one or a second one."""
+    photo = table(cloth, 1000, 1150, seed=5)
+    lay(photo, aau_board(4), 250, 250)
+    lay(photo, aau_board(9), 750 + gap, 250)  # 3.7 of its 5 columns in the photo
+    found = find_kingdoms(photo)
+    (kingdom,) = found.kingdoms
+    truth = np.array([[250, 250], [750, 250], [750, 750], [250, 750]], float)
+    assert kingdom.size == 5 and np.abs(kingdom.corners - truth).max() < 16
+    assert len(found.cut_off) == 1 and "at the right" in found.cut_off[0]
+
+
+def test_a_kingdom_on_a_grid_mat_beside_a_sleeve_the_table_parts_from_it_is_found():
+    """Development scene 9363 of lab.synth --kind grid_mat: one lattice fitted over the kingdom
+    and a sleeve the table parts from it, a frame reaching past the photo; it was refused as a
+    kingdom cut by the photo's edge."""
+    from lab.synth import make_kind_scene
+
+    scene = make_kind_scene(9363, "grid_mat")
+    kingdom = find_board(scene.image)
+    cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / scene.size
+    errors = [np.abs(np.roll(kingdom.corners, r, axis=0) - scene.corners).max() for r in range(4)]
+    assert kingdom.size == scene.size and min(errors) < 0.35 * cell
+
+
 def test_a_kingdom_cut_by_the_edge_is_named_not_read(aau_board):
     photo = table(height=1000, width=1600)
     lay(photo, aau_board(12), 150, 250)
