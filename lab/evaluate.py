@@ -11,6 +11,7 @@ Speed and model-load time are always measured on the shipped model, one thread, 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import subprocess
 import sys
 import time
@@ -428,8 +429,6 @@ def shrunk_to_kingdom(scene, kingdom_px: int):
     """``scene`` (a ``lab.synth.Scene``) with its photo shrunk (``INTER_AREA``) so that its
     kingdom's mean side is at most ``kingdom_px``, its corners with it; the scene as it is when
     the kingdom is that small already."""
-    from dataclasses import replace
-
     corners = np.asarray(scene.corners, np.float64)
     side = float(np.mean([np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4)]))
     if side <= kingdom_px:
@@ -437,7 +436,7 @@ def shrunk_to_kingdom(scene, kingdom_px: int):
     h, w = scene.image.shape[:2]
     size = (max(1, round(w * kingdom_px / side)), max(1, round(h * kingdom_px / side)))
     image = cv2.resize(scene.image, size, interpolation=cv2.INTER_AREA)
-    return replace(scene, image=image, corners=corners * (size[0] / w, size[1] / h))
+    return dataclasses.replace(scene, image=image, corners=corners * (size[0] / w, size[1] / h))
 
 
 # The kinds of photo the reader is judged on, one line each in ``--kinds``: the function that

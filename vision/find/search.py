@@ -209,7 +209,7 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
         )
         return KingdomsFound((straight,))
 
-    looks = _TableLooks(small)
+    looks = TableModels(small)
     model = looks.by_colour
     blobs = candidate_blobs(model, small.shape[:2])
     about_square = 0.8 <= w / h <= 1.25
@@ -269,29 +269,8 @@ class _Search(NamedTuple):
     first_error: NoBoardFound | None
 
 
-class _TableLooks:
-    """The photo's table model by colour, and by the pixel network when first asked."""
-
-    def __init__(self, small: np.ndarray) -> None:
-        self.small, self._models = small, TableModels(small)
-
-    @property
-    def by_colour(self) -> TableModel:
-        return self._models.by_colour
-
-    @property
-    def by_texture(self) -> TableModel:
-        return self._models.by_texture
-
-    def stands_out(self) -> np.ndarray:
-        """What either model takes for not table (uint8 0/255, ``small``'s shape)."""
-        h, w = self.small.shape[:2]
-        either = self.by_colour.not_table | self.by_texture.not_table
-        return cv2.resize(either, (w, h), interpolation=cv2.INTER_NEAREST)
-
-
 def _search_blobs(
-    photo: _Photo, looks: _TableLooks, model: TableModel, blobs, size: int | None
+    photo: _Photo, looks: TableModels, model: TableModel, blobs, size: int | None
 ) -> _Search:
     """The kingdom decision for everything ``model`` shows in each blob, largest blob first."""
     image, small, scale = photo.image, photo.small, photo.scale
@@ -368,7 +347,7 @@ def _final_checks(
 
 
 def _again_by_texture(
-    photo: _Photo, looks: _TableLooks, first: _Search, size: int | None
+    photo: _Photo, looks: TableModels, first: _Search, size: int | None
 ) -> _Search:
     """``first`` and the kingdoms the pixel network's table model shows where colour found none.
 

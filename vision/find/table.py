@@ -122,6 +122,7 @@ class TableModels:
 
     def __init__(self, small: np.ndarray) -> None:
         h, w = small.shape[:2]
+        self._shape = (h, w)
         # The masks only need to be right to a fraction of a cell: half the working size is
         # plenty.
         self._half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
@@ -134,6 +135,12 @@ class TableModels:
     @cached_property
     def by_texture(self) -> TableModel:
         return self._model(_PixelJudge(self._lab, _shading_free_colour(self._half)[..., 0]))
+
+    def stands_out(self) -> np.ndarray:
+        """What either model takes for not table (uint8 0/255, ``small``'s shape)."""
+        h, w = self._shape
+        either = self.by_colour.not_table | self.by_texture.not_table
+        return cv2.resize(either, (w, h), interpolation=cv2.INTER_NEAREST)
 
     @cached_property
     def _border(self) -> tuple[np.ndarray, np.ndarray]:
