@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -70,28 +71,82 @@ class CellModel:
         only the unsure cells twice costs next to nothing. The crowns stay the first network's:
         averaged too they gained no crop and turned two synthetic one-crown cells plain.
         """
+        self._check(crops)
+        if len(crops) == 0:
+            return np.zeros((0, len(TERRAINS))), np.zeros((0, CROWN_CLASSES))
+        looks = self._looks(crops, 4 if all_turns else 1, len(self._nets) if all_turns else 1)
+        return self._answer(*looks)
+
+    def predict_twice(
+        self, crops: np.ndarray, unsure: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``predict(crops)``, with the cells ``unsure(terrain, crowns)`` picks (a (B,) bool
+        array) replaced by ``predict(crops[unsure], all_turns=True)``: the same numbers.
+
+        The first network's answer for an unsure crop as it lies (turn 0) is the first look's,
+        taken from it instead of asked again: per crop, a forward pass gives the same answer bit
+        for bit whatever else is in the batch, so this saves a forward pass per unsure cell.
+        """
+        self._check(crops)
+        if len(crops) == 0:
+            return self.predict(crops)
+        first_terrain, first_crowns = self._looks(crops, 1, 1)
+        terrain, crowns = self._answer(first_terrain, first_crowns)
+        picked = unsure(terrain, crowns)
+        if picked.any():
+            turned = self._looks(
+                crops[picked],
+                4,
+                len(self._nets),
+                (first_terrain[0][:, picked], first_crowns[:, picked]),
+            )
+            terrain[picked], crowns[picked] = self._answer(*turned)
+        return terrain, crowns
+
+    def _check(self, crops: np.ndarray) -> None:
         crop = self.info.crop
         if crops.ndim != 4 or crops.shape[1:] != (crop, crop, 3) or crops.dtype != np.uint8:
             raise ValueError(
                 f"crops must be (batch, {crop}, {crop}, 3) uint8, got {crops.shape} {crops.dtype}"
             )
-        if len(crops) == 0:
-            return np.zeros((0, len(TERRAINS))), np.zeros((0, CROWN_CLASSES))
-        turns = 4 if all_turns else 1
-        nets = len(self._nets) if all_turns else 1
+
+    def _looks(
+        self,
+        crops: np.ndarray,
+        turns: int,
+        nets: int,
+        unturned: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> tuple[list[np.ndarray], np.ndarray]:
+        """Per network, the terrain probabilities of each turn, (turns, B, 8); and the first
+        network's crown probabilities, (turns, B, 4). ``unturned``: the first network's
+        (1, B, 8) and (1, B, 4) for the crops as they lie, known already (not asked again)."""
         batch = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(turns)])
         blob = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
         terrain, crowns = [], None
         with self._lock:
-            for net, names in zip(self._nets[:nets], self._outputs[:nets], strict=True):
-                net.setInput(blob)
+            for n, (net, names) in enumerate(
+                zip(self._nets[:nets], self._outputs[:nets], strict=True)
+            ):
+                skip = len(crops) if n == 0 and unturned is not None else 0
+                net.setInput(blob[skip:])
                 outputs = net.forward(names)
-                by_width = {o.shape[1]: o.reshape(turns, len(crops), -1) for o in outputs}
-                terrain.append(_softmax(by_width[len(TERRAINS)]))
-                if crowns is None:  # the first network's
-                    crowns = _softmax(by_width[CROWN_CLASSES]).mean(axis=0)
+                asked = turns - (1 if skip else 0)
+                by_width = {o.shape[1]: o.reshape(asked, len(crops), -1) for o in outputs}
+                net_terrain = _softmax(by_width[len(TERRAINS)])
+                if n == 0:  # the crowns are the first network's
+                    crowns = _softmax(by_width[CROWN_CLASSES])
+                    if skip:
+                        net_terrain = np.concatenate([unturned[0], net_terrain])
+                        crowns = np.concatenate([unturned[1], crowns])
+                terrain.append(net_terrain)
+        return terrain, crowns
+
+    def _answer(
+        self, terrain: list[np.ndarray], crowns: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``_looks``' answers averaged over turns (and networks): terrain (B, 8), crowns (B, 4)."""
         terrain_mean = np.concatenate(terrain).mean(axis=0)
-        return terrain_mean, reweight_crowns(crowns, self.info.crown_weights)
+        return terrain_mean, reweight_crowns(crowns.mean(axis=0), self.info.crown_weights)
 
 
 def reweight_crowns(crown_probs: np.ndarray, weights) -> np.ndarray:
