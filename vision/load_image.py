@@ -20,11 +20,13 @@ import warnings
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from scoring.words import Message, msg
+if TYPE_CHECKING:
+    from scoring.words import Message
 
 MAX_PIXELS = 50_000_000
 MAX_FILE_BYTES = 60 * 1024 * 1024
@@ -46,6 +48,15 @@ _STDERR_CAPTURE = threading.Lock()
 
 # JPEG markers that start a frame (SOF0-SOF15 except DHT, JPG and DAC): they carry the size.
 _SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def msg(text: str, **params: object) -> Message:
+    """``scoring.words.msg``, imported when a sentence is first needed (a photo that cannot be
+    read): the command line starts decoding a photo before it imports the scoring modules
+    (``kingdomino.cli``), and this module is what it imports for that."""
+    from scoring.words import msg as message
+
+    return message(text, **params)
 
 
 class ImageError(ValueError):
@@ -158,6 +169,29 @@ class LoadingImage:
             raise self._error
         assert self._image is not None
         return self._image
+
+
+# Photos the command line began decoding as soon as it saw their names (``begin_decoding``),
+# by the name given, each taken once by ``begun``.
+_BEGUN: dict[str, LoadingImage] = {}
+
+
+def begin_decoding(path: str) -> None:
+    """Start decoding the photo at ``path`` reduced (as ``LoadingImage(path)``), for ``begun``
+    to hand over: the command line calls this before it imports the scoring modules and the
+    reader, so that the decode overlaps all of those imports."""
+    _BEGUN[path] = LoadingImage(path)
+
+
+def begun(source: object) -> LoadingImage | None:
+    """The decode ``begin_decoding(source)`` started, once; None when none was started."""
+    return _BEGUN.pop(source, None) if isinstance(source, str) else None
+
+
+def forget_begun() -> None:
+    """Drop the decodes begun and not taken (a command that stopped before reading its photo):
+    the file may have changed before a later command in this process reads it."""
+    _BEGUN.clear()
 
 
 def long_side(source: str | os.PathLike | bytes | bytearray) -> int:
