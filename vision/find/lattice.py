@@ -451,20 +451,12 @@ def _refine_on_edges(
     P = LATTICE_PX
     margin = P // 2
     half = int(round(window * P))
-    found = [
-        (vertical, centre, along, *peak)
-        for vertical, centre, along, peak in lattice_edges(
-            small, to_lattice, cells_x, cells_y, half, inner_only=False
-        )
-        if peak is not None
-    ]
-    if len(found) < 10:
+    *answers, found = lattice_edges(small, to_lattice, cells_x, cells_y, half, inner_only=False)
+    if found.sum() < 10:
         return to_lattice
-    # One row per edge found, built in whole arrays (this runs for every candidate lattice).
-    vertical, centre, along, offset, strength = (
-        np.array(column) for column in zip(*found, strict=True)
-    )
-    kinds = vertical.astype(bool)
+    # One row per edge found, in whole arrays (this runs for every candidate lattice).
+    vertical, centre, along, offset, strength = (answer[found] for answer in answers)
+    kinds = vertical
     if kinds.sum() < 4 or (~kinds).sum() < 4:
         return to_lattice
     across = (centre - half) + offset
