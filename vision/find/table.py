@@ -294,7 +294,11 @@ class _PixelJudge:
         """(H, W) bool: pixels the network takes for something on the table."""
         net, k = self._net, DISTANCE_FEATURE
         standard = (_scaled(distance).reshape(-1, 1) - net.mean[k]) / net.scale[k]
-        hidden = np.maximum(self._hidden + standard * net.hidden_weights[k], 0)
+        # In place: each temporary is as big as the hidden layer (pixels × 32 floats), and
+        # fresh memory costs its page faults. (a + b is b + a, bit for bit.)
+        hidden = standard * net.hidden_weights[k]
+        hidden += self._hidden
+        np.maximum(hidden, 0, out=hidden)
         return (hidden @ net.out_weights + net.out_bias).reshape(self._shape) > 0
 
 
