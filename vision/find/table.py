@@ -286,9 +286,11 @@ class _PixelJudge:
         net = _pixel_network()
         self._net, self._shape = net, lab.shape[:2]
         features = pixel_features(lab, luminance, np.zeros(self._shape, np.float32))
-        standard = (features.reshape(-1, len(PIXEL_FEATURES)) - net.mean) / net.scale
+        standard = features.reshape(-1, len(PIXEL_FEATURES)) - net.mean
+        standard /= net.scale  # in place, as in ``unlike_table``
         others = np.arange(len(PIXEL_FEATURES)) != DISTANCE_FEATURE
-        self._hidden = standard[:, others] @ net.hidden_weights[others] + net.hidden_bias
+        self._hidden = standard[:, others] @ net.hidden_weights[others]
+        self._hidden += net.hidden_bias
 
     def unlike_table(self, distance: np.ndarray) -> np.ndarray:
         """(H, W) bool: pixels the network takes for something on the table."""
