@@ -152,6 +152,32 @@ def photo_to_decode(argv: Sequence[str]) -> str | None:
 
 _TAKES_A_VALUE = {"--lang", "--size", "--kingdoms", "--corners", "--photo"}
 
+# glibc's mallopt parameters (malloc.h).
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+
+
+def keep_freed_memory() -> bool:
+    """Ask glibc's malloc to keep the memory this process frees for its next arrays; whether it
+    was asked (Linux with glibc only).
+
+    Reading a photo makes and drops many arrays of a few megabytes. By default glibc hands each
+    back to the system when it is freed, and the next one is faulted in again page by page: a
+    third of a ``score`` run's page faults on the 9 MP photo (17,700 -> 12,000 with the memory
+    kept), and of the four-kingdom table's (22,000 -> 14,500), for 8-11 MB more at the peak.
+    A run is short, so nothing is lost by keeping it.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    # Arrays up to 32 MB (glibc's ceiling) from the heap, and the heap never trimmed.
+    return bool(mallopt(_M_MMAP_THRESHOLD, 32 << 20)) and bool(mallopt(_M_TRIM_THRESHOLD, 1 << 30))
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     # Reasons contain "×" and "–"; a terminal without UTF-8 gets an escape, not a crash.
@@ -161,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     photo = photo_to_decode(argv)
     if photo is None:
         return _run(argv)
+    keep_freed_memory()
     # Decoding (in a thread, without Python's lock) while the rest of the command imports.
     from vision.load_image import begin_decoding, forget_begun
 

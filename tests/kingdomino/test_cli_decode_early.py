@@ -71,3 +71,25 @@ def test_the_decode_begins_before_the_scoring_modules_import():
     )
     finished = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()]
     assert finished.index("vision.load_image") < finished.index("scoring")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_a_photo_run_keeps_the_memory_it_frees_for_its_next_arrays():
+    """After ``keep_freed_memory`` an array freed and made again is not faulted in again page
+    by page (a fresh process, so that nothing before has tuned its malloc)."""
+    code = (
+        "import resource, sys, numpy as np\n"
+        "from kingdomino.cli import keep_freed_memory\n"
+        "if sys.argv[1] == 'keep': assert keep_freed_memory()\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
+        "for mb in range(2, 22): np.ones(mb << 17)\n"  # 2, 3, ... 21 MB, each made and freed
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)\n"
+    )
+    faults = {}
+    for how in ("keep", "default"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, how], capture_output=True, text=True, check=True, cwd=REPO
+        )
+        faults[how] = int(done.stdout)
+    # Kept, only the growth to 21 MB is faulted in (5,341 pages); else each array (12,910).
+    assert faults["keep"] < faults["default"] / 2
