@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import os
 import sys
-import tempfile
 import threading
 import warnings
 from collections.abc import Iterator
@@ -339,7 +338,7 @@ def _libjpeg_messages() -> Iterator[list[str]]:
         try:
             if sys.stderr is not None:
                 sys.stderr.flush()
-            captured = cleanup.enter_context(tempfile.TemporaryFile())
+            captured = cleanup.enter_context(_capture_file())
             saved = os.dup(2)
         except (OSError, ValueError):  # no stderr, or no temporary file: decode uncaptured
             yield messages
@@ -356,6 +355,18 @@ def _libjpeg_messages() -> Iterator[list[str]]:
             (messages if line.startswith(_LIBJPEG) else others).append(line.strip())
         if others:
             os.write(2, ("\n".join(others) + "\n").encode())
+
+
+def _capture_file():
+    """A file, open for reading and writing, where fd 2 can point while libjpeg writes: one in
+    memory where the system has them (Linux), else a temporary file (``tempfile``, imported
+    only then: with ``shutil`` and ``random`` it cost a CLI run a few milliseconds before its
+    photo could begin decoding)."""
+    if hasattr(os, "memfd_create"):
+        return open(os.memfd_create("libjpeg-messages"), "w+b")  # noqa: SIM115 (closed by caller)
+    import tempfile
+
+    return tempfile.TemporaryFile()
 
 
 def _register_heif() -> None:
