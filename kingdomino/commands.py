@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kingdomino.files import is_image_file
 from kingdomino.inputs import (
     InputError,
     LoadedInput,
     folder_advice,
-    is_image_file,
     load_input,
     no_such_file,
     not_regular,

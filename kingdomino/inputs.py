@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from kingdomino.files import IMAGE_SUFFIXES, is_image, starts_like_image
 from scoring import Board, BoardError, parse_board
 from scoring.words import Message, msg
 
@@ -20,11 +21,9 @@ if TYPE_CHECKING:
 
 # A board file is a few hundred bytes; anything this big is not one (images are not limited).
 MAX_BOARD_BYTES = 1_000_000
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif"}
 STDIN_CLOSED = msg(
     "<stdin>: standard input is closed; pipe a board or photo into it, or give a file name"
 )
-_IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"II*\x00", b"MM\x00*", b"GIF8")
 
 
 class InputError(Exception):
@@ -80,7 +79,7 @@ def load_input(
             raise InputError(
                 msg("{file}: cannot read ({reason})", file=name, reason=str(err.strerror or err))
             ) from None
-    if _is_image(data):
+    if is_image(data):
         return _photo_input(name, data if path == "-" else path, size, corners)
     if len(data) > MAX_BOARD_BYTES:
         raise InputError(
@@ -109,7 +108,7 @@ def _read_stdin() -> bytes:
         raise InputError(STDIN_CLOSED)
     try:
         data = sys.stdin.buffer.read(MAX_BOARD_BYTES + 1)
-        if not _is_image(data):
+        if not is_image(data):
             return data
         from vision import load_image  # the photo's limit; vision reads it anyway
 
@@ -134,30 +133,6 @@ def folder_advice(path: str) -> Message:
         "{file}: is a folder, not a file; give the files in it, e.g. {example}",
         file=path,
         example=str(Path(path) / "*.jpg"),
-    )
-
-
-def is_image_file(path: str) -> bool:
-    """Whether ``path`` is a regular file that is an image by its name or its first bytes."""
-    file = Path(path)
-    if path == "-" or not file.is_file():
-        return False
-    return file.suffix.lower() in IMAGE_SUFFIXES or starts_like_image(file)
-
-
-def starts_like_image(file: Path) -> bool:
-    try:
-        with file.open("rb") as handle:
-            return _is_image(handle.read(16))
-    except OSError:
-        return False  # reading it again reports the error
-
-
-def _is_image(data: bytes) -> bool:
-    return (
-        data.startswith(_IMAGE_MAGIC)
-        or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
-        or data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftypheim")
     )
 
 
@@ -196,9 +171,10 @@ def read_table(path: str, size: int | None) -> TableReading:
 def _start_decoding(source: str | bytes):
     """The photo decoding in a thread (``vision.load_image.LoadingImage``) while the caller
     imports the reader: a CLI run is mostly imports, and the decode need not wait for them."""
-    from vision.load_image import LoadingImage
+    from vision.load_image import LoadingImage, begun
 
-    return LoadingImage(source)
+    # The command line may have begun it already (``kingdomino.cli``).
+    return begun(source) or LoadingImage(source)
 
 
 def _cannot_read(name: str, err: Exception) -> Message:

@@ -281,10 +281,9 @@ def classify_cells(board_image: np.ndarray, size: int, model=None) -> CellReadin
 
     model = model or load_model()
     crops = cut_cells(board_image, size)
-    terrain_probs, crown_probs = model.predict(crops)
-    unsure = needs_second_look(terrain_probs, crown_probs)
-    if unsure.any():
-        terrain_probs[unsure], crown_probs[unsure] = model.predict(crops[unsure], all_turns=True)
+    # The unsure cells' second look (``model.predict(crops[unsure], all_turns=True)``), made
+    # without asking the first network again for the crops as they lie.
+    terrain_probs, crown_probs = model.predict_twice(crops, needs_second_look)
     return CellReadings(
         terrain_probs.reshape(size, size, -1),
         crown_probs.reshape(size, size, -1),

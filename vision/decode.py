@@ -229,14 +229,7 @@ class _Problem:
         first, second, _ = _orientations()
         options = {}  # options[d][i]: dominoes from cell i in direction d, best first
         for d, pair in self.pair.items():
-            options[d] = [
-                [
-                    (float(pair[i, o]), int(self.kind_of[o]), int(first[o]), int(second[o]))
-                    for o in np.argsort(-pair[i])
-                    if pair[i, o] > -np.inf
-                ]
-                for i in range(n)
-            ]
+            options[d] = _ranked_options(pair, self.kind_of, first, second)
         available = list(self.available)
         labels = [-1] * n
         found = {"score": floor, "labels": None}
@@ -296,6 +289,27 @@ class _Problem:
 
         visit(0, 0, 0, 0.0)
         return found["score"], found["labels"], nodes
+
+
+def _ranked_options(
+    pair: np.ndarray, kind_of: np.ndarray, first: np.ndarray, second: np.ndarray
+) -> list[list[tuple[float, int, int, int]]]:
+    """Per cell (row of ``pair``, (cells, orientations)), its possible dominoes best first:
+    (score, kind, half at the cell, half at the other), those scoring -inf left out.
+
+    Ranked in whole arrays (each row sorted as ``np.argsort(-pair[i])`` sorts it alone, so ties
+    keep the same order): one numpy comparison per orientation and cell was most of a decode.
+    """
+    order = np.argsort(-pair, axis=1)
+    ranked = np.take_along_axis(pair, order, axis=1)
+    # -inf (and NaN) sort after every finite score, so the first ``counts`` are the kept ones.
+    counts = (ranked > -np.inf).sum(axis=1).tolist()
+    scores, kinds = ranked.tolist(), kind_of[order].tolist()
+    firsts, seconds = first[order].tolist(), second[order].tolist()
+    return [
+        list(zip(scores[i][:c], kinds[i][:c], firsts[i][:c], seconds[i][:c], strict=True))
+        for i, c in enumerate(counts)
+    ]
 
 
 class _OutOfSteps(Exception):

@@ -126,6 +126,17 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     return np.stack([lightness * 255 / 100, a + 128, b + 128], axis=-1).astype(np.float32)
 
 
+def _lightness(bgr: np.ndarray) -> np.ndarray:
+    """(H, W) ``_lab(bgr)[..., 0]``, the same numbers, without a and b (only the texture of
+    lightness is wanted of the unblurred view)."""
+    rgb = bgr[..., ::-1].astype(np.float32) / 255.0
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    y = np.ascontiguousarray((linear @ _RGB_TO_XYZ.T)[..., 1]) / _WHITE[1]
+    f = np.where(y > 0.008856, np.cbrt(y), 7.787 * y + 16 / 116)
+    lightness = np.where(y > 0.008856, 116 * f - 16, 903.3 * y)
+    return (lightness * 255 / 100).astype(np.float32)
+
+
 _TEXTURE_EDGES = np.linspace(0, 6, _TEXTURE_BINS + 1)
 
 
@@ -171,18 +182,21 @@ def _shares(bin_of: np.ndarray, bins: int) -> np.ndarray:
     return np.bincount(flat[flat >= 0], minlength=bins) / max(flat.size, 1)
 
 
-def _histograms(binned: tuple[np.ndarray, np.ndarray], boxes: list, bins: int) -> list:
-    """The histogram of each box's middle, as shares of its pixels, the view binned once
-    (``binned``: (K, H, W) bin indices and weights): ``np.histogramdd`` per cell cost most of
-    this step."""
+def _histograms(binned: tuple[np.ndarray, np.ndarray], boxes: list, bins: int) -> np.ndarray:
+    """(boxes, bins): the histogram of each box's middle, as shares of its pixels, the view
+    binned once (``binned``: (K, H, W) bin indices and weights): ``np.histogramdd`` per cell cost
+    most of this step. One ``np.bincount`` for all boxes, each box's bins offset past the last
+    box's: every bin sums its box's pixels in the order a count of that box alone does."""
     index, weight = binned
-    out = []
-    for rows, cols in boxes:
-        inner_index = _inner(index[:, rows, cols].transpose(1, 2, 0))
-        inner_weight = _inner(weight[:, rows, cols].transpose(1, 2, 0))
-        counts = np.bincount(inner_index.ravel(), inner_weight.ravel(), minlength=bins)
-        out.append(counts / (inner_index.shape[0] * inner_index.shape[1]))
-    return out
+    inner_index = np.stack(
+        [_inner(index[:, rows, cols].transpose(1, 2, 0)) for rows, cols in boxes]
+    )
+    inner_weight = np.stack(
+        [_inner(weight[:, rows, cols].transpose(1, 2, 0)) for rows, cols in boxes]
+    )
+    offset = np.arange(len(boxes)).reshape(-1, 1, 1, 1) * bins
+    counts = np.bincount((inner_index + offset).ravel(), inner_weight.ravel(), len(boxes) * bins)
+    return counts.reshape(len(boxes), bins) / (inner_index.shape[1] * inner_index.shape[2])
 
 
 def _texture_histogram(steepness_cell: np.ndarray) -> np.ndarray:
@@ -206,13 +220,15 @@ def _hue_histogram(bgr_cell: np.ndarray) -> np.ndarray:
     return hist / max(float(hist.sum()), 1e-6)
 
 
-def _colourfulness(bgr_cell: np.ndarray) -> tuple[float, float, float]:
-    """Mean saturation, value (brightest channel) and chroma (channel spread) of the middle."""
-    inner = _inner(bgr_cell).reshape(-1, 3).astype(np.float32)
-    value = inner.max(axis=1)
-    chroma = value - inner.min(axis=1)
-    saturation = float(np.mean(chroma / np.maximum(value, 1.0)))
-    return saturation, float(value.mean()), float(chroma.mean())
+def _colourfulness(view: np.ndarray, boxes: list) -> np.ndarray:
+    """(boxes, 3) mean saturation, value (brightest channel) and chroma (channel spread) of each
+    box's middle: all boxes at once (the numbers of one box measured alone, row by row)."""
+    inner = np.stack([_inner(view[box]) for box in boxes])
+    inner = inner.reshape(len(boxes), -1, 3).astype(np.float32)
+    value = inner.max(axis=2)
+    chroma = value - inner.min(axis=2)
+    saturation = (chroma / np.maximum(value, 1.0)).mean(axis=1)
+    return np.stack([saturation, value.mean(axis=1), chroma.mean(axis=1)], axis=1).astype(float)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -226,10 +242,8 @@ class _Reflections:
 
 
 def _reflections(view: np.ndarray, boxes: list, margin_boxes: list) -> _Reflections:
-    table_saturation, table_value, table_chroma = median(
-        [_colourfulness(view[b]) for b in margin_boxes], axis=0
-    )
-    cells = np.array([_colourfulness(view[b]) for b in boxes])
+    table_saturation, table_value, table_chroma = median(_colourfulness(view, margin_boxes), axis=0)
+    cells = _colourfulness(view, boxes)
     washed_out = (cells[:, 0] < WASHED_OUT * table_saturation) & (cells[:, 1] >= table_value)
     kept = np.clip(cells[:, 2] / max(table_chroma, 1e-6), 0.2, 1.0)
     return _Reflections(washed_out, np.where(washed_out, kept, 1.0))
@@ -264,7 +278,7 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     inside = photo_in_view(photo.shape, to_view, (side, side), finer)
     blurred = cv2.GaussianBlur(view, (0, 0), 1.0)
     lab = _lab(blurred)
-    brightness = _lab(view)[..., 0]
+    brightness = _lightness(view)
     gx = cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
     gradient = np.sqrt(gx * gx + gy * gy)

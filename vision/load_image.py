@@ -14,17 +14,18 @@ from __future__ import annotations
 import io
 import os
 import sys
-import tempfile
 import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from scoring.words import Message, msg
+if TYPE_CHECKING:
+    from scoring.words import Message
 
 MAX_PIXELS = 50_000_000
 MAX_FILE_BYTES = 60 * 1024 * 1024
@@ -46,6 +47,15 @@ _STDERR_CAPTURE = threading.Lock()
 
 # JPEG markers that start a frame (SOF0-SOF15 except DHT, JPG and DAC): they carry the size.
 _SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def msg(text: str, **params: object) -> Message:
+    """``scoring.words.msg``, imported when a sentence is first needed (a photo that cannot be
+    read): the command line starts decoding a photo before it imports the scoring modules
+    (``kingdomino.cli``), and this module is what it imports for that."""
+    from scoring.words import msg as message
+
+    return message(text, **params)
 
 
 class ImageError(ValueError):
@@ -158,6 +168,29 @@ class LoadingImage:
             raise self._error
         assert self._image is not None
         return self._image
+
+
+# Photos the command line began decoding as soon as it saw their names (``begin_decoding``),
+# by the name given, each taken once by ``begun``.
+_BEGUN: dict[str, LoadingImage] = {}
+
+
+def begin_decoding(path: str) -> None:
+    """Start decoding the photo at ``path`` reduced (as ``LoadingImage(path)``), for ``begun``
+    to hand over: the command line calls this before it imports the scoring modules and the
+    reader, so that the decode overlaps all of those imports."""
+    _BEGUN[path] = LoadingImage(path)
+
+
+def begun(source: object) -> LoadingImage | None:
+    """The decode ``begin_decoding(source)`` started, once; None when none was started."""
+    return _BEGUN.pop(source, None) if isinstance(source, str) else None
+
+
+def forget_begun() -> None:
+    """Drop the decodes begun and not taken (a command that stopped before reading its photo):
+    the file may have changed before a later command in this process reads it."""
+    _BEGUN.clear()
 
 
 def long_side(source: str | os.PathLike | bytes | bytearray) -> int:
@@ -305,7 +338,7 @@ def _libjpeg_messages() -> Iterator[list[str]]:
         try:
             if sys.stderr is not None:
                 sys.stderr.flush()
-            captured = cleanup.enter_context(tempfile.TemporaryFile())
+            captured = cleanup.enter_context(_capture_file())
             saved = os.dup(2)
         except (OSError, ValueError):  # no stderr, or no temporary file: decode uncaptured
             yield messages
@@ -322,6 +355,18 @@ def _libjpeg_messages() -> Iterator[list[str]]:
             (messages if line.startswith(_LIBJPEG) else others).append(line.strip())
         if others:
             os.write(2, ("\n".join(others) + "\n").encode())
+
+
+def _capture_file():
+    """A file, open for reading and writing, where fd 2 can point while libjpeg writes: one in
+    memory where the system has them (Linux), else a temporary file (``tempfile``, imported
+    only then: with ``shutil`` and ``random`` it cost a CLI run a few milliseconds before its
+    photo could begin decoding)."""
+    if hasattr(os, "memfd_create"):
+        return open(os.memfd_create("libjpeg-messages"), "w+b")  # noqa: SIM115 (closed by caller)
+    import tempfile
+
+    return tempfile.TemporaryFile()
 
 
 def _register_heif() -> None:

@@ -423,3 +423,27 @@ def test_sure_holes_are_kept_when_kingdoms_are_decoded_together():
     )
     assert decoded[0].terrain[second] == TERRAINS.index(Terrain.EMPTY)
     assert decoded[0].doubtful[first] and decoded[0].doubtful[second]
+
+
+def test_ranked_options_are_each_cells_dominoes_best_first_as_sorting_it_alone_gives():
+    """The decoder's options, ranked in whole arrays, are those of sorting each cell's row on
+    its own (ties in the same order, -inf and NaN left out)."""
+    from vision.decode import _orientations, _ranked_options
+
+    first, second, kind = _orientations()
+    rng = np.random.default_rng(5)
+    for size in (5, 7):
+        pair = np.round(rng.normal(-5, 3, (size * size, len(first))), 1)  # ties
+        pair[rng.random(pair.shape) < 0.6] = -np.inf
+        pair[0, :3] = np.nan
+        pair[1] = -np.inf  # a cell no domino fits
+        expected = [
+            [
+                (float(pair[i, o]), int(kind[o]), int(first[o]), int(second[o]))
+                for o in np.argsort(-pair[i])
+                if pair[i, o] > -np.inf
+            ]
+            for i in range(len(pair))
+        ]
+        assert _ranked_options(pair, kind, first, second) == expected
+        assert expected[1] == []

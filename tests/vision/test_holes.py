@@ -209,6 +209,39 @@ def test_lab_matches_opencv_on_its_8_bit_scale():
     assert np.abs(_lab(colours) - cv2.cvtColor(colours, cv2.COLOR_BGR2LAB)).max() < 3
 
 
+def test_the_table_likeness_steps_give_the_numbers_of_one_cell_at_a_time(shared_dir):
+    """Lightness alone, the cells' colourfulness and their histograms, each made for all cells
+    at once, are bit for bit what ``_lab``'s lightness and one cell measured alone give."""
+    from vision import holes
+
+    px = holes.PX
+    photo = cv2.imread(str(shared_dir / "datasets" / "photos" / "game1.jpg"))
+    view = np.ascontiguousarray(photo[600 : 600 + 9 * px, 500 : 500 + 9 * px])
+    np.testing.assert_array_equal(holes._lightness(view), holes._lab(view)[..., 0])
+    boxes = [
+        (slice(r * px, (r + 1) * px), slice(c * px, (c + 1) * px))
+        for r in range(9)
+        for c in range(9)
+    ]
+    alone = []
+    for box in boxes:
+        inner = holes._inner(view[box]).reshape(-1, 3).astype(np.float32)
+        value = inner.max(axis=1)
+        chroma = value - inner.min(axis=1)
+        saturation = float(np.mean(chroma / np.maximum(value, 1.0)))
+        alone.append((saturation, float(value.mean()), float(chroma.mean())))
+    np.testing.assert_array_equal(holes._colourfulness(view, boxes), np.array(alone))
+    index, weight = holes._colour_bins(holes._lab(view))
+    bins = int(np.prod(holes._BINS))
+    each = []
+    for rows, cols in boxes:
+        inner_index = holes._inner(index[:, rows, cols].transpose(1, 2, 0))
+        inner_weight = holes._inner(weight[:, rows, cols].transpose(1, 2, 0))
+        counts = np.bincount(inner_index.ravel(), inner_weight.ravel(), minlength=bins)
+        each.append(counts / (inner_index.shape[0] * inner_index.shape[1]))
+    np.testing.assert_array_equal(holes._histograms((index, weight), boxes, bins), np.array(each))
+
+
 def test_a_tile_in_the_table_colours_but_finer_artwork_is_no_hole(shared_dir):
     """A lake tile on a blue cloth shares its colours; its waves are far finer than the cloth's
     checks, and the texture tells them apart."""

@@ -160,6 +160,23 @@ def test_a_phone_jpeg_is_read_without_importing_pil(tmp_path):
     assert out.stdout.split() == ["(480,", "640,", "3)", "False"]
 
 
+@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="libjpeg's lines go to a temp file")
+def test_a_phone_jpeg_is_read_without_importing_tempfile(tmp_path):
+    """libjpeg's lines are caught in a file in memory: ``tempfile`` (with ``shutil`` and
+    ``random``) is not imported before the photo can begin decoding."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "photo.jpg"
+    _gradient(640, 480).save(path)
+    code = (
+        "import sys; from vision.load_image import load_image; "
+        f"print(load_image({str(path)!r}).shape, 'tempfile' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["(480,", "640,", "3)", "False"]
+
+
 def test_the_long_side_is_the_files_own_whatever_its_orientation():
     exif = Image.Exif()
     exif[0x0112] = 6  # shown turned: 48 wide, 64 high

@@ -120,3 +120,68 @@ def test_the_model_loads_in_the_background_once(monkeypatch):
     monkeypatch.setattr(model_module.threading, "Thread", no_thread)
     model_module.load_model_in_background()
     assert model_module.load_model() is loaded
+
+
+class _CountingNet:
+    """A network that passes each batch on and counts the crops it was asked about."""
+
+    def __init__(self, net):
+        self._net, self.crops, self.largest = net, 0, 0
+
+    def setInput(self, blob):  # noqa: N802 (cv2.dnn.Net's name)
+        self.crops += len(blob)
+        self.largest = max(self.largest, len(blob))
+        self._net.setInput(blob)
+
+    def forward(self, names):
+        return self._net.forward(names)
+
+
+def test_the_second_look_reuses_the_first_networks_unturned_answer(shared_dir):
+    """``predict_twice`` gives the numbers of a first look followed by ``predict(all_turns)`` on
+    the unsure cells, bit for bit, without asking the first network about an unsure crop as it
+    lies a second time."""
+    import cv2
+
+    from vision.cells import cut_cells, needs_second_look
+    from vision.model import CellModel, _read_resource
+
+    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "1.jpg"))
+    crops = cut_cells(cv2.GaussianBlur(board, (0, 0), 3), 5)  # a blur leaves six cells unsure
+    shipped = load_model()
+    second = json.loads(_read_resource("cell_model.json"))["second_opinion"]["file"]
+    model = CellModel(_read_resource("cell_model.onnx"), shipped.info, _read_resource(second))
+    terrain, crowns = model.predict(crops)
+    unsure = needs_second_look(terrain, crowns)
+    assert 0 < unsure.sum() < len(crops)
+    terrain[unsure], crowns[unsure] = model.predict(crops[unsure], all_turns=True)
+
+    first, other = (_CountingNet(net) for net in model._nets)
+    model._nets = [first, other]
+    twice_terrain, twice_crowns = model.predict_twice(crops, needs_second_look)
+    np.testing.assert_array_equal(twice_terrain, terrain)
+    np.testing.assert_array_equal(twice_crowns, crowns)
+    assert first.crops == len(crops) + 3 * unsure.sum()  # turns 90, 180, 270 only
+    assert other.crops == 4 * unsure.sum()
+
+
+def test_a_7x7_board_is_read_a_few_crops_per_pass_with_the_answers_of_one_pass(shared_dir):
+    """The networks see FORWARD_CHUNK crops at a time (a first pass of all 49 spent a third of
+    its time faulting in its buffers), and answer as one pass over all of them does."""
+    import cv2
+
+    from vision.cells import cut_cells
+    from vision.model import FORWARD_CHUNK, CellModel, _read_resource
+
+    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "2.jpg"))
+    crops = cut_cells(board, 7)
+    model = CellModel(_read_resource("cell_model.onnx"), load_model().info)
+    net, names = model._nets[0], model._outputs[0]
+    net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0)
+    by_width = {output.shape[1]: output for output in net.forward(names)}
+    counting = _CountingNet(net)
+    model._nets = [counting]
+    terrain, crowns = model.predict(crops)
+    assert 1 < counting.largest <= FORWARD_CHUNK < len(crops)
+    exp = np.exp(by_width[8] - by_width[8].max(axis=1, keepdims=True))
+    np.testing.assert_array_equal(terrain, exp / exp.sum(axis=1, keepdims=True))

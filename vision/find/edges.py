@@ -78,14 +78,17 @@ def lattice_edges(
     cells_y: int,
     half: int,
     inner_only: bool,
-):
+) -> tuple[np.ndarray, ...]:
     """The strongest edge near each lattice line, one search per cell it borders.
 
     Straightens ``small`` with ``to_lattice`` (LATTICE_PX per cell, half a cell of margin) and,
     for every vertical and horizontal lattice line (only those between cells if ``inner_only``)
     and every row or column of cells along it, sums the gradient across a window of ±``half``
-    px. Yields ``(vertical, centre, along, found)``: the line's position, the middle of the
-    searched segment along it, and ``_peak``'s (offset in the window, strength) or None.
+    px. Returns one array per answer, a row per searched segment (vertical lines first, line by
+    line, each cell along it in turn): ``vertical`` (bool), the line's position ``centre``
+    (int), the middle of the segment along it ``along``, and ``strongest_peak_arrays``' offset
+    in the window, strength and whether a peak was ``found``. Arrays, not a row at a time: the
+    lattice search asks for thousands of segments.
     """
     P = LATTICE_PX
     margin = P // 2
@@ -102,7 +105,8 @@ def lattice_edges(
     )
     gx, gy = gradient_images(view)
     trim = int(round(0.2 * P))  # the segment's ends: corners where four tiles meet are noisy
-    for vertical, grad, lines, bands in (
+    vertical, centre, along, windows = [], [], [], []
+    for is_vertical, grad, lines, bands in (
         (True, gx, cells_x, cells_y),
         (False, gy.T, cells_y, cells_x),
     ):
@@ -110,35 +114,60 @@ def lattice_edges(
         stretch = grad[margin : margin + bands * P].reshape(bands, P, -1)[:, trim : P - trim]
         sums = stretch.sum(axis=1)  # (bands, across)
         centres = [margin + i * P for i in (range(1, lines) if inner_only else range(lines + 1))]
-        peaks = _strongest_peaks_of_each([sums[:, c - half : c + half + 1] for c in centres])
-        for centre, found in zip(centres, peaks, strict=True):
-            for j in range(bands):
-                lo, hi = margin + j * P + trim, margin + (j + 1) * P - trim
-                yield vertical, centre, (lo + hi) / 2, found[j]
+        windows += [sums[:, c - half : c + half + 1] for c in centres]
+        middles = margin + np.arange(bands) * P + P / 2  # (lo + hi) / 2 of each cell's segment
+        vertical.append(np.full(len(centres) * bands, is_vertical))
+        centre.append(np.repeat(centres, bands))
+        along.append(np.tile(middles, len(centres)))
+    offset, strength, found = _strongest_peaks_of_each(windows)
+    return (
+        np.concatenate(vertical),
+        np.concatenate(centre),
+        np.concatenate(along),
+        offset,
+        strength,
+        found,
+    )
 
 
-def _strongest_peaks_of_each(windows: list[np.ndarray]) -> list[list[tuple[float, float] | None]]:
-    """``strongest_peaks`` of each window, all windows of one width in a single call: the lattice
-    search asks for thousands of small windows, and the cost per call was most of it. Each row
-    is judged on its own, so the answers are those of one call per window."""
-    peaks: list = [None] * len(windows)
+def _strongest_peaks_of_each(windows: list[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """``strongest_peak_arrays`` of the windows' rows, in order, all windows of one width in a
+    single call: the cost per call was most of the lattice search. Each row is judged on its
+    own, so the answers are those of one call per window."""
+    rows = np.cumsum([0] + [len(window) for window in windows])
+    offset, strength = np.zeros(rows[-1]), np.zeros(rows[-1], np.float32)
+    found = np.zeros(rows[-1], bool)
     by_width: dict[int, list[int]] = {}
     for n, window in enumerate(windows):
         by_width.setdefault(window.shape[1], []).append(n)
     for members in by_width.values():
-        found = strongest_peaks(np.concatenate([windows[n] for n in members]))
-        for n in members:
-            rows = len(windows[n])
-            peaks[n], found = found[:rows], found[rows:]
-    return peaks
+        answers = strongest_peak_arrays(np.concatenate([windows[n] for n in members]))
+        at = np.concatenate([np.arange(rows[n], rows[n + 1]) for n in members])
+        for out, answer in zip((offset, strength, found), answers, strict=True):
+            out[at] = answer
+    return offset, strength, found
 
 
 def strongest_peaks(strips: np.ndarray) -> list[tuple[float, float] | None]:
     """Per row of ``strips``: sub-pixel position of its strongest peak and how much it stands
     out (None when under 1.4 times the row's median)."""
+    positions, strengths, clear = strongest_peak_arrays(strips)
+    # Converted in whole arrays: a Python float per row and value was a tenth of a failed search.
+    return [
+        (position, peak) if keep else None
+        for position, peak, keep in zip(
+            positions.tolist(), strengths.tolist(), clear.tolist(), strict=True
+        )
+    ]
+
+
+def strongest_peak_arrays(strips: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``strongest_peaks`` as arrays, a value per row: the position, the strength (capped at 4)
+    and whether it is clear (at least 1.4 times the row's median); position and strength mean
+    nothing where it is not."""
     count, length = strips.shape
     if length < 5:
-        return [None] * count
+        return np.zeros(count), np.zeros(count, np.float32), np.zeros(count, bool)
     smooth = 0.5 * strips
     smooth[:, 1:] += 0.25 * strips[:, :-1]
     smooth[:, :-1] += 0.25 * strips[:, 1:]
@@ -151,15 +180,7 @@ def strongest_peaks(strips: np.ndarray) -> list[tuple[float, float] | None]:
     with np.errstate(divide="ignore", invalid="ignore"):
         shift = np.where(denom < 0, 0.5 * (left - right) / denom, 0.0)
     shift = np.clip(shift, -0.5, 0.5)
-    # Converted in whole arrays: the lattice search asks for tens of thousands of rows, and a
-    # Python float per row and value was a tenth of a failed search.
-    positions = (k + shift).tolist()
-    strengths = np.minimum(strength, 4.0).tolist()
-    clear = (strength >= 1.4).tolist()
-    return [
-        (position, peak) if keep else None
-        for position, peak, keep in zip(positions, strengths, clear, strict=True)
-    ]
+    return k + shift, np.minimum(strength, 4.0), strength >= 1.4
 
 
 def edge_support(
@@ -173,11 +194,12 @@ def edge_support(
     """
     P = LATTICE_PX
     half = int(0.25 * P)
-    hits, totals = {True: 0, False: 0}, {True: 0, False: 0}
-    for vertical, _, _, found in lattice_edges(small, to_lattice, cells_x, cells_y, half, True):
-        totals[vertical] += 1
-        if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
-            hits[vertical] += 1
+    vertical, _, _, offset, strength, found = lattice_edges(
+        small, to_lattice, cells_x, cells_y, half, True
+    )
+    hit = found & (np.abs(offset - half) <= 0.1 * P) & (strength >= 1.5)
+    totals = {True: int(vertical.sum()), False: int((~vertical).sum())}
+    hits = {True: int((hit & vertical).sum()), False: int((hit & ~vertical).sum())}
     if each_way:
         return min(hits[v] / totals[v] if totals[v] else 1.0 for v in (True, False))
     total = totals[True] + totals[False]

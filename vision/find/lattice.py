@@ -33,27 +33,30 @@ from vision.find.location import SIZES, NoBoardFound, order_corners
 from vision.stats import median
 
 
-def _lattice_contrast(profile: np.ndarray, cells: int) -> float:
-    """Profile strength at the inner cell boundaries over its strength at the cell centres.
+def _lattice_contrasts(profile: np.ndarray, counts) -> dict[int, float]:
+    """For each number of cells in ``counts``: the profile's strength at the inner cell
+    boundaries over its strength at the cell centres.
 
     Unlike ``_comb_score`` this punishes a lattice whose cell centres fall on real edges, such as
-    3 cells where there are 6 (every centre of the coarse lattice is a real boundary).
+    3 cells where there are 6 (every centre of the coarse lattice is a real boundary). Each point
+    takes the best value within ±3 % of the length, read off one running maximum of the profile
+    for all counts (the same values as each window's own maximum).
     """
     length = len(profile)
-    pitch = length / cells
     radius = max(1, int(round(0.03 * length)))
-    peaks, centres = [], []
-    for i in range(cells):
-        for offset, bucket in ((0.0, peaks), (0.5, centres)):
-            if offset == 0.0 and i == 0:
-                continue
-            centre = int(round((i + offset) * pitch))
-            lo, hi = max(0, centre - radius), min(length, centre + radius + 1)
-            if hi > lo:
-                bucket.append(profile[lo:hi].max())
-    if not peaks or not centres:
-        return 0.0
-    return float(np.mean(peaks)) / (float(np.mean(centres)) + 1e-6)
+    row = profile.reshape(1, -1).astype(np.float32)
+    nearby = cv2.dilate(row, np.ones((1, 2 * radius + 1), np.uint8)).ravel()
+    contrasts = {}
+    for cells in counts:
+        pitch = length / cells
+        peaks = [int(round(i * pitch)) for i in range(1, cells)]
+        centres = [int(round((i + 0.5) * pitch)) for i in range(cells)]
+        if not peaks or not centres:
+            contrasts[cells] = 0.0
+            continue
+        on, off = float(np.mean(nearby[peaks])), float(np.mean(nearby[centres]))
+        contrasts[cells] = on / (off + 1e-6)
+    return contrasts
 
 
 def _comb_score(profile: np.ndarray, cells: int) -> float:
@@ -356,7 +359,7 @@ def _snapped_quad(small: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
 def _best_phases(profile: np.ndarray, pitches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per pitch, (phase, contrast) of the comb of that period that best fits ``profile``'s
     peaks: the mean profile on its lines over the mean half-way between them. Half-way points
-    punish a comb of twice the pitch (they fall on real boundaries), as ``_lattice_contrast``
+    punish a comb of twice the pitch (they fall on real boundaries), as ``_lattice_contrasts``
     does. All pitches and whole-pixel phases at once: (pitches, phases, lines) arrays."""
     length = len(profile)
     # Each point's best value within ±a tenth of the pitch: tiles are never laid perfectly.
@@ -418,8 +421,8 @@ def _count_cells(small: np.ndarray, quad: np.ndarray, fewest: int = 2) -> tuple[
     scale = SEARCH_LONG_SIDE / max(width, height)
     w, h = max(16, int(round(width * scale))), max(16, int(round(height * scale)))
     col_profile, row_profile = edge_profiles(small, quad, w, h)
-    score_x = {k: _lattice_contrast(col_profile, k) for k in range(fewest, MAX_SPAN + 1)}
-    score_y = {k: _lattice_contrast(row_profile, k) for k in range(fewest, MAX_SPAN + 1)}
+    score_x = _lattice_contrasts(col_profile, range(fewest, MAX_SPAN + 1))
+    score_y = _lattice_contrasts(row_profile, range(fewest, MAX_SPAN + 1))
     candidates = []
     for kx, sx in score_x.items():
         for ky, sy in score_y.items():
@@ -451,20 +454,12 @@ def _refine_on_edges(
     P = LATTICE_PX
     margin = P // 2
     half = int(round(window * P))
-    found = [
-        (vertical, centre, along, *peak)
-        for vertical, centre, along, peak in lattice_edges(
-            small, to_lattice, cells_x, cells_y, half, inner_only=False
-        )
-        if peak is not None
-    ]
-    if len(found) < 10:
+    *answers, found = lattice_edges(small, to_lattice, cells_x, cells_y, half, inner_only=False)
+    if found.sum() < 10:
         return to_lattice
-    # One row per edge found, built in whole arrays (this runs for every candidate lattice).
-    vertical, centre, along, offset, strength = (
-        np.array(column) for column in zip(*found, strict=True)
-    )
-    kinds = vertical.astype(bool)
+    # One row per edge found, in whole arrays (this runs for every candidate lattice).
+    vertical, centre, along, offset, strength = (answer[found] for answer in answers)
+    kinds = vertical
     if kinds.sum() < 4 or (~kinds).sum() < 4:
         return to_lattice
     across = (centre - half) + offset

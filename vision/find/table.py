@@ -286,15 +286,21 @@ class _PixelJudge:
         net = _pixel_network()
         self._net, self._shape = net, lab.shape[:2]
         features = pixel_features(lab, luminance, np.zeros(self._shape, np.float32))
-        standard = (features.reshape(-1, len(PIXEL_FEATURES)) - net.mean) / net.scale
+        standard = features.reshape(-1, len(PIXEL_FEATURES)) - net.mean
+        standard /= net.scale  # in place, as in ``unlike_table``
         others = np.arange(len(PIXEL_FEATURES)) != DISTANCE_FEATURE
-        self._hidden = standard[:, others] @ net.hidden_weights[others] + net.hidden_bias
+        self._hidden = standard[:, others] @ net.hidden_weights[others]
+        self._hidden += net.hidden_bias
 
     def unlike_table(self, distance: np.ndarray) -> np.ndarray:
         """(H, W) bool: pixels the network takes for something on the table."""
         net, k = self._net, DISTANCE_FEATURE
         standard = (_scaled(distance).reshape(-1, 1) - net.mean[k]) / net.scale[k]
-        hidden = np.maximum(self._hidden + standard * net.hidden_weights[k], 0)
+        # In place: each temporary is as big as the hidden layer (pixels × 32 floats), and
+        # fresh memory costs its page faults. (a + b is b + a, bit for bit.)
+        hidden = standard * net.hidden_weights[k]
+        hidden += self._hidden
+        np.maximum(hidden, 0, out=hidden)
         return (hidden @ net.out_weights + net.out_bias).reshape(self._shape) > 0
 
 

@@ -265,3 +265,34 @@ def test_reading_order_is_rows_then_left_to_right():
     assert reading_order([]) == []
     assert where_in_photo(np.array([800, 500]), (1000, 1600)) == "in the middle"
     assert where_in_photo(np.array([1500, 950]), (1000, 1600)) == "at the bottom right"
+
+
+def test_lattice_evidence_counts_each_segment_as_measuring_it_alone_does(shared_dir):
+    """The segments, measured all at once, give the share of a segment-by-segment count."""
+    from vision.find.decision import (
+        EDGE_TOLERANCE,
+        MIN_EDGE_GRADIENT,
+        PX,
+        lattice_evidence,
+        straightened_view,
+    )
+    from vision.find.edges import gradient_images
+    from vision.stats import median
+
+    photo = cv2.imread(str(shared_dir / "datasets" / "photos" / "game2.jpg"))
+    h, w = photo.shape[:2]
+    rng = np.random.default_rng(3)
+    for size in (5, 7, 7):
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float) * rng.uniform(0.6, 1.0)
+        view = straightened_view(photo, corners + rng.uniform(0, 40, (4, 2)), size)
+        reach, window, trim = round(EDGE_TOLERANCE * PX), round(0.45 * PX), round(0.2 * PX)
+        hits = total = 0
+        for g in gradient_images(view)[0], gradient_images(view)[1].T:
+            for centre in range(PX, size * PX, PX):
+                for j in range(size):
+                    band = g[j * PX + trim : (j + 1) * PX - trim]
+                    strip = band[:, centre - window : centre + window + 1].mean(axis=0)
+                    peak = float(strip[window - reach : window + reach + 1].max())
+                    total += 1
+                    hits += peak >= MIN_EDGE_GRADIENT and peak >= 1.6 * float(median(strip)) + 1e-6
+        assert lattice_evidence(view, size)[0] == hits / total

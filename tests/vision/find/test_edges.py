@@ -3,13 +3,17 @@ has an edge on every line, one half a cell off on few."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from tests.vision.find.conftest import draw_tiles
 from vision.find.edges import (
+    LATTICE_PX,
     _strongest_peaks_of_each,
     edge_profiles,
     frame_edge_support,
+    gradient_images,
+    lattice_edges,
     strongest_peaks,
 )
 
@@ -34,11 +38,46 @@ def test_peaks_of_many_windows_at_once_are_those_of_each_alone():
     """The lattice search asks for all its windows in one call per width: the answers must be
     exactly those of one call per window (each row is judged on its own)."""
     rng = np.random.default_rng(3)
-    windows = [rng.random((rows, width)) * 10 for rows, width in ((5, 21), (5, 21), (3, 20))]
+    windows = [
+        (rng.random((rows, width)) * 10).astype(np.float32)
+        for rows, width in ((5, 21), (5, 21), (3, 20), (2, 4))
+    ]
     windows[1][:, 9] += 40  # a clear peak in every row of one window
-    together = _strongest_peaks_of_each(windows)
-    assert together == [strongest_peaks(window) for window in windows]
-    assert all(found is not None for found in together[1])
+    offset, strength, found = _strongest_peaks_of_each(windows)
+    alone = [found for window in windows for found in strongest_peaks(window)]
+    assert found.tolist() == [peak is not None for peak in alone]
+    pairs = zip(offset.tolist(), strength.tolist(), found, strict=True)
+    together = [(o, s) for o, s, f in pairs if f]
+    assert together == [peak for peak in alone if peak is not None]
+    assert found[5:10].all() and not found[-2:].any()  # too narrow a window finds nothing
+
+
+def test_lattice_edges_are_each_segments_strongest_peak_in_order():
+    """Every segment of every line, vertical lines first, line by line, each cell along it in
+    turn, with the peak a search of that segment's window alone finds."""
+    image = np.full((500, 500, 3), 200, np.uint8)
+    draw_tiles(image, 5, 5, 100, 100, 60, seed=2)
+    corners = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], np.float32)
+    target = np.array([[0, 0], [5, 0], [5, 5], [0, 5]], np.float32) * LATTICE_PX + 20
+    to_lattice = cv2.getPerspectiveTransform(corners + 3, target)
+    half = 8
+    vertical, centre, along, offset, strength, found = lattice_edges(
+        image, to_lattice, 5, 5, half, inner_only=False
+    )
+    assert vertical.tolist() == [True] * 30 + [False] * 30
+    assert centre.tolist() == [20 + 40 * (i // 5) for i in range(30)] * 2
+    assert along.tolist() == [40.0 + 40 * (i % 5) for i in range(30)] * 2
+    view = cv2.warpPerspective(image, to_lattice, (240, 240), borderMode=cv2.BORDER_REPLICATE)
+    gx, gy = gradient_images(view)
+    for n in range(60):
+        grad = gx if vertical[n] else gy.T
+        band = int(along[n] - 20)  # the segment: its cell's 40 px less 8 at each end
+        strip = grad[band + 8 : band + 32].sum(axis=0)[centre[n] - half : centre[n] + half + 1]
+        alone = strongest_peaks(strip[None, :])[0]
+        assert (alone is not None) == found[n]
+        if alone is not None:
+            assert (offset[n], strength[n]) == alone
+    assert found.mean() > 0.8
 
 
 def test_an_outline_collapsed_to_a_line_shows_no_edges_and_does_not_crash():

@@ -138,3 +138,25 @@ def test_a_lattice_a_fifth_of_a_cell_off_is_refined_onto_the_tile_edges():
     # The outer tiles end 2 px inside the seams' lines (100 and 400): within 3 px of them.
     truth = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
     assert np.abs(corners - truth).max() < 3
+
+
+def test_lattice_contrasts_take_each_points_best_within_three_percent():
+    """Read off one running maximum, each count's contrast is the one of taking every boundary
+    and centre window's own maximum."""
+    from vision.find.lattice import _lattice_contrasts
+
+    rng = np.random.default_rng(6)
+    for length in (16, 37, 200, 256):
+        profile = rng.random((1, length)).astype(np.float32) * 50
+        profile = cv2.GaussianBlur(profile, (0, 0), 1.0).ravel()
+        radius = max(1, round(0.03 * length))
+        expected = {}
+        for cells in range(2, 10):
+            pitch = length / cells
+            near = [
+                profile[max(0, c - radius) : c + radius + 1].max()
+                for c in (round(x * pitch) for x in np.arange(0.5, cells, 0.5))
+            ]
+            on, off = float(np.mean(near[1::2])), float(np.mean(near[0::2]))
+            expected[cells] = on / (off + 1e-6)
+        assert _lattice_contrasts(profile, range(2, 10)) == expected

@@ -164,3 +164,28 @@ def test_both_models_measure_the_border_colours_once(aau_board, monkeypatch):
     for made, own in zip(both, alone, strict=True):
         assert np.array_equal(made.not_table, own.not_table)
         assert np.array_equal(made.joined, own.joined)
+
+
+def test_the_pixel_network_judges_a_photo_with_one_hidden_layer_in_memory():
+    """``unlike_table`` works in place: one (pixels × hidden) array at a time, not three (fresh
+    memory costs a CLI run its page faults). The answer is that of the plain formula."""
+    import tracemalloc
+
+    from vision.find.table import DISTANCE_FEATURE, TableModels, _PixelJudge, _scaled
+
+    rng = np.random.default_rng(4)
+    small = rng.integers(0, 256, (400, 300, 3), np.uint8)
+    models = TableModels(small)
+    judge = _PixelJudge(models._lab, models._lab[..., 0])
+    _, distance = models._border
+    net, k = judge._net, DISTANCE_FEATURE
+    standard = (_scaled(distance).reshape(-1, 1) - net.mean[k]) / net.scale[k]
+    hidden = np.maximum(judge._hidden + standard * net.hidden_weights[k], 0)
+    expected = (hidden @ net.out_weights + net.out_bias).reshape(judge._shape) > 0
+    del hidden
+    tracemalloc.start()
+    unlike = judge.unlike_table(distance)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    np.testing.assert_array_equal(unlike, expected)
+    assert peak < 1.5 * judge._hidden.nbytes

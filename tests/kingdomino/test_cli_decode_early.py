@@ -1,0 +1,95 @@
+"""The command line begins decoding the photo it names before it imports the rest of itself."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kingdomino.cli import main, photo_to_decode
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "sample_images" / "aau-board-1.jpg"
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (["score", "{photo}"], "{photo}"),
+        (["score", "--json", "{photo}", "{board}"], "{photo}"),
+        (["--lang", "pl", "score", "--size", "5", "{photo}"], "{photo}"),
+        (["read", "--kingdoms", "all", "{photo}"], "{photo}"),
+        (["rank", "--photo", "{photo}", "Anna", "Ben"], "{photo}"),
+        (["rank", "--photo={photo}", "Anna", "Ben"], "{photo}"),
+        (["score", "{board}", "{photo}"], None),  # the first file is a board: no photo first
+        (["score", "--corners", "1,2,3,4,5,6,7,8", "{photo}"], None),  # decoded whole
+        (["score", "-"], None),
+        (["score", "missing.jpg"], None),
+        (["rank", "Anna={board}"], None),
+        ([], None),
+    ],
+)
+def test_the_photo_to_decode_first(tmp_path, words, expected):
+    board = tmp_path / "board.txt"
+    board.write_text("W0 W0 W0 W0 W0\n" * 5)
+    names = {"photo": str(SAMPLE), "board": str(board)}
+    argv = [word.format(**names) for word in words]
+    assert photo_to_decode(argv) == (expected.format(**names) if expected else None)
+
+
+def test_the_begun_decode_is_the_one_read(monkeypatch, capsys):
+    """``score`` reads the photo from the decode begun before its imports, not a second one."""
+    import vision.load_image as load_image
+
+    made = []
+    real = load_image.LoadingImage
+
+    class Counted(real):
+        def __init__(self, *args, **kwargs):
+            made.append(args[0])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(load_image, "LoadingImage", Counted)
+    assert main(["score", "--json", str(SAMPLE)]) == 0
+    assert made == [str(SAMPLE)]
+    assert json.loads(capsys.readouterr().out)["size"] == 5
+    assert load_image.begun(str(SAMPLE)) is None  # taken, not left behind
+
+
+def test_the_decode_begins_before_the_scoring_modules_import():
+    """In a fresh process, ``vision.load_image`` (which begins the decode) is imported before
+    the scoring package: the decode overlaps the scoring and command modules' imports."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "kingdomino", "score", "--json", str(SAMPLE)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
+    finished = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()]
+    assert finished.index("vision.load_image") < finished.index("scoring")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_a_photo_run_keeps_the_memory_it_frees_for_its_next_arrays():
+    """After ``keep_freed_memory`` an array freed and made again is not faulted in again page
+    by page (a fresh process, so that nothing before has tuned its malloc)."""
+    code = (
+        "import resource, sys, numpy as np\n"
+        "from kingdomino.cli import keep_freed_memory\n"
+        "if sys.argv[1] == 'keep': assert keep_freed_memory()\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
+        "for mb in range(2, 22): np.ones(mb << 17)\n"  # 2, 3, ... 21 MB, each made and freed
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)\n"
+    )
+    faults = {}
+    for how in ("keep", "default"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, how], capture_output=True, text=True, check=True, cwd=REPO
+        )
+        faults[how] = int(done.stdout)
+    # Kept, only the growth to 21 MB is faulted in (5,341 pages); else each array (12,910).
+    assert faults["keep"] < faults["default"] / 2
