@@ -139,17 +139,6 @@ SHORT_NEAR_EDGE = 1.0
 RUN_ON_GAP = 0.2
 RUN_ON_MIN_CELLS = 1.0
 RUN_ON_MIN_CONTACT = 0.15
-# The kingdom such a frame would be an inner part of goes on past it both ways: a Mighty Duel
-# kingdom at a game's end never lies within five rows. A line of cells just past a side is
-# table when at least LINE_TABLE_SHARE of its cells in the photo (LINE_MIN_SEEN of them or more)
-# are table, their middles under CELL_MIN_TILES not table; a line mostly past the photo's edge
-# says nothing. On lab.synth grid_mat development scenes (9378, 9451, 9466, 9492), a neighbour
-# cut by the edge lying against a complete kingdom, both lines one way were table (every cell
-# of them); on lab.tables development scenes 7009, 8268 and 9889, inner 5×5 frames of 7×7
-# kingdoms cut by the edge, each way showed a line of tiles or one past the edge.
-LINE_TABLE_SHARE = 2 / 3
-LINE_MIN_SEEN = 3
-CELL_MIN_TILES = 0.5
 
 
 def touches_border(blob: np.ndarray) -> bool:
@@ -235,46 +224,6 @@ def runs_on_to_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool
     return bool(
         area >= RUN_ON_MIN_CELLS * cell * cell and contact >= RUN_ON_MIN_CONTACT * cell * cell
     )
-
-
-def room_both_ways(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool:
-    """Whether a kingdom could go on past the N×N ``frame`` (in the pixels of ``not_table``,
-    the table model's uint8 mask) both ways: on each axis, the line of cells just past one of
-    its two sides is not table, or lies mostly past the photo's edge.
-
-    Tiles running on from a frame to the photo's edge (``runs_on_to_edge``) are the cut rows of
-    a bigger kingdom only when there is room for it: a frame with table along both its sides
-    one way is a whole kingdom, and what runs on from it is a neighbour's, however close it
-    lies (pushed against it, or joined to it by a printed mat's lines).
-    """
-    px = 16  # per cell of the view: a cell's middle is its middle 8×8
-    frame = np.asarray(frame, dtype=np.float32).reshape(4, 2)
-    grown = size + 2
-    cells = np.array([[1, 1], [size + 1, 1], [size + 1, size + 1], [1, size + 1]], np.float32)
-    to_view = cv2.getPerspectiveTransform(frame, cells * px)
-    view = (grown * px, grown * px)
-    tiles = cv2.warpPerspective(not_table, to_view, view, flags=cv2.INTER_NEAREST)
-    photo = np.full(not_table.shape[:2], 255, np.uint8)
-    seen = cv2.warpPerspective(photo, to_view, view, flags=cv2.INTER_NEAREST)
-    middle = slice(px // 4, px - px // 4)
-
-    def per_cell(image: np.ndarray) -> np.ndarray:
-        return image.reshape(grown, px, grown, px)[:, middle, :, middle].mean(axis=(1, 3)) / 255
-
-    tiles, seen = per_cell(tiles), per_cell(seen) > 0.9
-    along = slice(1, size + 1)
-    axes = (
-        ((tiles[0, along], seen[0, along]), (tiles[-1, along], seen[-1, along])),
-        ((tiles[along, 0], seen[along, 0]), (tiles[along, -1], seen[along, -1])),
-    )
-    for lines in axes:
-        if all(
-            in_photo.sum() >= LINE_MIN_SEEN
-            and (line[in_photo] < CELL_MIN_TILES).mean() >= LINE_TABLE_SHARE
-            for line, in_photo in lines
-        ):
-            return False
-    return True
 
 
 def reaches_past_photo(location) -> bool:

@@ -25,7 +25,6 @@ from vision.find.decision import (
     cut_off_sentence,
     reaches_past_photo,
     reading_order,
-    room_both_ways,
     runs_on_to_edge,
     tiles_seen,
     touches_border,
@@ -304,7 +303,7 @@ def _search_blobs(
                 location = _five_inside_seven(image, location)
             past_edge = touches and (
                 tiles_past_edge(small, frame, n, looks.stands_out)
-                or _cut_rows_run_on(model, small, frame, n, span)
+                or runs_on_to_edge(model.not_table, frame * _mask_scale(model, small), n)
             )
             support = frame_edge_support(small, frame, n) if touches else 1.0
             sentence = cut_off_sentence(location, touches, past_edge, support)
@@ -531,22 +530,6 @@ def _kingdoms_in_parts(small: _Photo, model, parts, size, touches, again=True):
             and (again or frame_edge_support(small.small, frame, n) >= SNAPPED_MIN_SUPPORT)
         ]
     return found
-
-
-def _cut_rows_run_on(model, small: np.ndarray, frame: np.ndarray, n: int, span) -> bool:
-    """Whether what stands out runs on from the N×N ``frame`` (``small`` pixels) to the photo's
-    edge (``runs_on_to_edge``): the cut rows of a kingdom whose inner part was framed.
-
-    When the tiles fill the frame (``span``, their rows and columns in it), those rows need
-    room for a bigger kingdom past it both ways (``room_both_ways``); without it, what runs on
-    is a neighbour cut by the edge lying against a whole kingdom (lab.synth grid_mat
-    development scenes 9378, 9451, 9466, 9485, 9492). Tiles short of their frame may be a
-    kingdom of its size framed a row off, its last row running on: that run counts as it is.
-    """
-    frame = frame * _mask_scale(model, small)
-    if not runs_on_to_edge(model.not_table, frame, n):
-        return False
-    return tuple(span) != (0, n, 0, n) or room_both_ways(model.not_table, frame, n)
 
 
 def _peel(small: _Photo, blob, size, fitted=None):

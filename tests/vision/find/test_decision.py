@@ -13,7 +13,6 @@ from vision.find.decision import (
     FOUND_MIN_EDGE_SHARE,
     PX,
     lattice_evidence,
-    room_both_ways,
     runs_on_to_edge,
     straightened_view,
     tiles_seen,
@@ -243,28 +242,6 @@ def test_tiles_running_on_from_the_frame_to_the_photo_edge_mean_it_is_cut():
     cards = _tiles_mask(range(1, 6), range(2, 7))
     cards[:31, 60:220] = 255
     assert not runs_on_to_edge(cards, frame, 5)
-
-
-def test_tiles_running_on_from_a_frame_with_table_along_both_sides_one_way_are_a_neighbours():
-    """A 5×5 frame over rows 1-5, columns 2-6 of tiles (40 px cells). A neighbour pushed
-    against its right side, half a cell lower, runs on to the photo's right edge: with table
-    above and below the frame no 7×7 kingdom holds it, so the run is not its cut rows."""
-    frame = np.array([[80, 40], [280, 40], [280, 240], [80, 240]], float)
-    neighbour = _tiles_mask(range(1, 6), range(2, 7), shape=(400, 370))
-    neighbour[62:, 284:] = 255  # its tiles joined in the mask, to the photo's edge
-    assert runs_on_to_edge(neighbour, frame, 5)
-    assert not room_both_ways(neighbour, frame, 5)
-    # The kingdom's own sixth row below the frame: a 7×7 cut by the right edge may hold it.
-    sixth = neighbour.copy()
-    sixth[240:280, :284] = _tiles_mask(range(6, 7), range(0, 10), shape=(400, 370))[240:280, :284]
-    assert room_both_ways(sixth, frame, 5)
-    # The frame's top row at the photo's top edge: the row above it is past the photo, where
-    # a cut kingdom's rows may lie.
-    at_top = np.zeros_like(neighbour)
-    at_top[:360] = neighbour[40:400]
-    assert room_both_ways(at_top, frame - [0, 40], 5)
-    # Nothing past either side one way (the kingdom alone): no room either.
-    assert not room_both_ways(_tiles_mask(range(1, 6), range(2, 7)), frame, 5)
 
 
 def test_touches_border():
