@@ -871,6 +871,32 @@ def _video_frame(rng, image: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
+def soft_wood_cell_px(rng: np.random.Generator, photo_long_side: int = 1600) -> float:
+    """Pixels per cell of a soft-wood scene's kingdom in its photo, drawn as ``make_hard_scene``
+    lays it out (5×5 or 7×7, the photo's shape, ``_frame_in_photo``'s size and tilt)."""
+    size = 7 if rng.random() < 0.4 else 5
+    short = int(photo_long_side * rng.choice([0.75, 0.5625]))
+    height, width = (photo_long_side, short) if rng.random() < 0.6 else (short, photo_long_side)
+    _, corners = _frame_in_photo(rng, size, SOURCE_PX, width, height, 0.5, 0.92, 0.2)
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    return float(sides.mean() / size)
+
+
+def soft_frame_cell(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A cell crop (one cell across) as a soft-wood scene's frame shows it: put back at the
+    pixels per cell such a photo has (``soft_wood_cell_px``), defocused (σ 1-2.5 px) and made a
+    video frame (``_video_frame``: half size, a 3-8 px motion blur, JPEG 35-70) there, then
+    brought back to the crop's size. The blur is the scenes' own, relative to the cell, so a
+    training crop is as soft as the cells the reader straightens out of such frames."""
+    side = crop.shape[0]
+    photo_side = max(16, int(round(soft_wood_cell_px(rng))))
+    grow = cv2.INTER_AREA if photo_side < side else cv2.INTER_CUBIC
+    photo = cv2.resize(crop, (photo_side, photo_side), interpolation=grow)
+    photo = _video_frame(rng, cv2.GaussianBlur(photo, (0, 0), rng.uniform(1.0, 2.5)))
+    shrink = cv2.INTER_AREA if photo_side > side else cv2.INTER_LINEAR
+    return cv2.resize(photo, (side, side), interpolation=shrink)
+
+
 # --- the real photos' kinds: a printed-grid cutting mat, a tight crop on a patterned cloth -----
 
 # Scenes built from the kinds of real photo the reader got wrong (issue 44): each its own line in

@@ -37,6 +37,7 @@ from lab.data import (
 )
 from lab.figure import figure_over
 from lab.scene_cells import MARGIN, TRAINING_SEED, SceneCells, scene_cells
+from lab.synth import soft_frame_cell
 from vision.cells import CROP, resize_board
 from vision.labels import CROWN_CLASSES, TERRAINS, terrain_index
 from vision.model import META_FILE, MODEL_FILE, CellModel, ModelInfo, reweight_crowns
@@ -86,6 +87,10 @@ class Recipe:
     ``castle_neighbour_repeats``: the aau boards' cells beside the castle (where a real 3D
     figure's top covers them: every aau board the model misreads is wrong there) are drawn this
     many extra times per epoch; the synthetic figure of ``figure_crops`` is not the real one.
+    ``soft_share``: share of crops (after the phone's effects) given a soft video frame's blur
+    as the soft-wood scenes have it, relative to the cell (``lab.synth.soft_frame_cell``:
+    defocus, then a video frame's motion blur and compression); the photos' scene cells keep
+    their own blur.
     """
 
     light_shifts: float = 0.5
@@ -100,6 +105,7 @@ class Recipe:
     sheen_share: float = 0.0
     lake_repeats: int = 3
     castle_neighbour_repeats: int = 6
+    soft_share: float = 0.0
 
     def __post_init__(self) -> None:
         if self.scene_holes not in SCENE_HOLES:
@@ -127,6 +133,7 @@ RECIPE_HELP = {
     "sheen_share": "share of training crops (not glared) given a window's broad sheen",
     "lake_repeats": "extra draws per epoch of the cell-crops' lake tiles",
     "castle_neighbour_repeats": "extra draws per epoch of the aau boards' cells beside the castle",
+    "soft_share": "share of training crops given a soft video frame's defocus and motion blur",
 }
 
 
@@ -272,7 +279,11 @@ def sample_epoch(
     images, terrains, crowns = [], [], []
 
     def effects(cell: np.ndarray) -> np.ndarray:
-        return phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share, recipe.sheen_share)
+        cell = phone_effects(cell, rng, recipe.light_shifts, recipe.glare_share, recipe.sheen_share)
+        # Drawn only when asked for, so the random stream of earlier recipes stays the same.
+        if recipe.soft_share and rng.random() < recipe.soft_share:
+            cell = soft_frame_cell(cell, rng)
+        return cell
 
     for repeat in range(board_repeats + RARE_EXTRA_REPEATS):
         for board, scaled in zip(data.boards, data.scaled_boards, strict=True):

@@ -165,3 +165,32 @@ def test_command_line_writes_kind_scenes(tmp_path):
     synth.main(["--kind", "tight_cloth", "--n", "1", "--seed", "9100", "--out", str(tmp_path)])
     truth = json.loads((tmp_path / "scene9100.json").read_text())
     assert truth["background"] == "tight_cloth" and truth["size"] in (5, 7)
+
+
+def _fine_over_coarse(image: np.ndarray) -> float:
+    """Fine detail over coarse: mean |g − blur₁(g)| over mean |g − blur₃(g)| (lab/README.md)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    fine = np.abs(grey - cv2.GaussianBlur(grey, (0, 0), 1)).mean()
+    return float(fine / np.abs(grey - cv2.GaussianBlur(grey, (0, 0), 3)).mean())
+
+
+def test_soft_wood_cells_are_drawn_at_the_size_the_scenes_lay_them_out():
+    rng = np.random.default_rng(0)
+    drawn = [synth.soft_wood_cell_px(rng) for _ in range(300)]
+    # 5×5 or 7×7 kingdoms of 0.5-0.9 of a 900 or 1200 px short side, a little smaller when tilted
+    assert min(drawn) > 50 and max(drawn) < 220
+    scene = synth.make_hard_scene(11100, soft_wood=True)
+    corners = np.asarray(scene.corners)
+    cell_px = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean() / scene.size
+    assert min(drawn) < cell_px < max(drawn)
+
+
+def test_a_soft_frame_cell_loses_fine_detail_as_the_soft_wood_frames_do():
+    rng = np.random.default_rng(1)
+    crop = cv2.resize(
+        rng.integers(0, 255, (16, 16, 3), np.uint8), (64, 64), interpolation=cv2.INTER_NEAREST
+    )  # sharp edges every 4 px, as a crown's outline
+    softened = [synth.soft_frame_cell(crop, rng) for _ in range(20)]
+    assert all(s.shape == crop.shape and s.dtype == np.uint8 for s in softened)
+    assert _fine_over_coarse(crop) > 0.4
+    assert np.median([_fine_over_coarse(s) for s in softened]) < 0.3

@@ -293,3 +293,37 @@ def test_castle_neighbour_repeats_draw_the_cells_beside_the_castle_that_many_ext
     for terrain in range(6):
         extra = 3 * sum(board.terrain[cell] == terrain for cell in beside)
         assert np.sum(more == terrain) - np.sum(plain == terrain) == extra
+
+
+def test_soft_share_zero_leaves_every_crop_as_the_shipped_recipe_draws_it():
+    data = _tiny_training_set()
+    shipped = sample_epoch(data, np.random.default_rng(5), 10, recipe=Recipe())
+    off = sample_epoch(data, np.random.default_rng(5), 10, recipe=Recipe(soft_share=0.0))
+    for a, b in zip(shipped, off, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_soft_share_gives_that_share_of_crops_a_soft_frames_blur(monkeypatch):
+    # A black "soft frame" marks which crops were softened.
+    monkeypatch.setattr("lab.train.phone_effects", _marking_phone_effects)
+    monkeypatch.setattr("lab.train.soft_frame_cell", lambda crop, rng: np.zeros_like(crop))
+    data = _tiny_training_set()
+
+    def black_crops(share: float) -> float:
+        images, _, _ = sample_epoch(
+            data, np.random.default_rng(6), 200, recipe=Recipe(0, 0, 0, 0, soft_share=share)
+        )
+        return float(np.mean([image.max() == 0 for image in images]))
+
+    assert black_crops(0.0) == 0.0
+    assert 0.15 < black_crops(0.3) < 0.45
+    assert black_crops(1.0) > 0.9  # all but the few blurred past reading (HEAVY_BLUR_SHARE)
+
+
+def test_soft_share_changes_the_crops_it_softens():
+    data = _tiny_training_set()
+    plain = sample_epoch(data, np.random.default_rng(7), 10, recipe=Recipe(0, 0, 0, 0))
+    soft = sample_epoch(data, np.random.default_rng(7), 10, recipe=Recipe(0, 0, 0, 0, soft_share=1))
+    assert plain[0].shape == soft[0].shape
+    np.testing.assert_array_equal(plain[1], soft[1])  # the same cells, labels kept
+    assert np.mean(np.abs(plain[0].astype(int) - soft[0].astype(int))) > 10
