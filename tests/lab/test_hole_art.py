@@ -23,3 +23,25 @@ def test_the_fit_sets_holes_apart_and_weighs_them_as_much_as_the_many_tiles():
     middle[0, 0] = 2.0
     assert abs(log_odds(model, middle)[0]) < 1.0
     assert abs(model["weights"][0]) > 5 * np.abs(model["weights"][1:]).max()
+
+
+def test_the_training_scenes_keep_clear_of_the_kinds_evaluation_and_development_seeds():
+    from lab.hole_art import TRAIN_SEEDS
+
+    assert len(set(TRAIN_SEEDS)) == len(TRAIN_SEEDS) == 240
+    assert not any(9000 <= s < 9060 or 9300 <= s < 10000 or s >= 30000 for s in TRAIN_SEEDS)
+
+
+def test_the_scene_cache_is_read_only_for_the_training_seeds(tmp_path):
+    from lab.hole_art import TRAIN_SEEDS, cached_scene_features
+
+    path = tmp_path / "scenes.npz"
+    assert cached_scene_features(path) is None  # nothing saved yet
+    features, holes, groups = np.ones((3, 4)), np.array([True, False, False]), np.arange(3)
+    np.savez(path, features=features, holes=holes, groups=groups, seeds=np.array(TRAIN_SEEDS))
+    read = cached_scene_features(path)
+    assert read is not None and np.array_equal(read[0], features)
+    assert np.array_equal(read[1], holes) and np.array_equal(read[2], groups)
+    # Features of other scenes (the first fit's 160 seeds) are not taken for these.
+    np.savez(path, features=features, holes=holes, groups=groups, seeds=np.arange(9100, 9260))
+    assert cached_scene_features(path) is None
