@@ -77,7 +77,11 @@ def test_the_decode_begins_before_the_scoring_modules_import():
 def test_a_photo_run_keeps_the_memory_it_frees_for_its_next_arrays():
     """After ``keep_freed_memory`` an array freed and made again is not faulted in again page
     by page (a fresh process, so that nothing before has tuned its malloc)."""
+    # numpy asks for transparent huge pages for big arrays, and whether the kernel has one
+    # free decides how many faults a run counts (12,910 or 8,311 for the same run): without
+    # them (PR_SET_THP_DISABLE, 41) every page counts, the same in every run.
     code = (
+        "import ctypes; ctypes.CDLL(None).prctl(41, 1, 0, 0, 0)\n"
         "import resource, sys, numpy as np\n"
         "from kingdomino.cli import keep_freed_memory\n"
         "if sys.argv[1] == 'keep': assert keep_freed_memory()\n"
@@ -91,5 +95,5 @@ def test_a_photo_run_keeps_the_memory_it_frees_for_its_next_arrays():
             [sys.executable, "-c", code, how], capture_output=True, text=True, check=True, cwd=REPO
         )
         faults[how] = int(done.stdout)
-    # Kept, only the growth to 21 MB is faulted in (5,341 pages); else each array (12,910).
+    # Kept, only the growth to 21 MB is faulted in (5,342 pages); else each array (58,900).
     assert faults["keep"] < faults["default"] / 2
