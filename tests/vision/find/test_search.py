@@ -720,3 +720,36 @@ def test_a_blob_that_holds_no_kingdom_is_not_fitted_again_when_peeled(aau_board,
     truth = np.array([[150, 300], [550, 300], [550, 700], [150, 700]], float)
     assert np.abs(kingdom.corners - truth).max() < 16
     assert len(fitted) > 1 and len(fitted) == len(set(fitted))
+
+
+def test_clutter_whose_enlarged_crop_shows_no_kingdom_is_not_searched_again(aau_board, monkeypatch):
+    """A small blob is fitted in an enlarged crop of the photo; when that shows no kingdom (a box
+    lid), fitting it again in the working image found no kingdom the crop missed on development
+    scenes and doubled the clutter's failed lattice searches."""
+    from vision.find import search
+
+    photo = table("plain", 1000, 1500, seed=2)
+    lay(photo, cv2.resize(aau_board(4), (400, 400), interpolation=cv2.INTER_AREA), 300, 300)
+    lid = np.full((220, 160, 3), (40, 40, 170), np.uint8)
+    cv2.putText(lid, "KING", (10, 120), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 3)
+    photo[300:520, 1100:1260] = lid
+    working, views = [], []
+    made = search._Photo.__init__
+
+    def remembering(self, image, small, scale):
+        made(self, image, small, scale)
+        working.append(small)
+
+    fit = search.fit_lattice
+
+    def fitting(view, *args, **kwargs):
+        views.append(view)
+        return fit(view, *args, **kwargs)
+
+    monkeypatch.setattr(search._Photo, "__init__", remembering)
+    monkeypatch.setattr(search, "fit_lattice", fitting)
+    (kingdom,) = find_kingdoms(photo).kingdoms
+    truth = np.array([[300, 300], [700, 300], [700, 700], [300, 700]], float)
+    assert np.abs(kingdom.corners - truth).max() < 16
+    assert len(views) >= 2  # the kingdom's crop and the lid's
+    assert not any(view is small for view in views for small in working)
