@@ -209,6 +209,33 @@ def test_lab_matches_opencv_on_its_8_bit_scale():
     assert np.abs(_lab(colours) - cv2.cvtColor(colours, cv2.COLOR_BGR2LAB)).max() < 3
 
 
+def test_lab_and_lightness_from_the_levels_table_are_the_per_pixel_numbers(shared_dir):
+    """``_lab`` and ``_lightness`` take each 8-bit level's linear light from a table made once:
+    bit for bit what the formula gives pixel by pixel, on a photo and on every level."""
+    from vision import holes
+
+    def linear_per_pixel(bgr):
+        rgb = bgr[..., ::-1].astype(np.float32) / 255.0
+        return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+
+    photo = cv2.imread(str(shared_dir / "datasets" / "photos" / "game1.jpg"))
+    levels = np.stack(np.meshgrid(np.arange(256), np.arange(256), indexing="ij"), axis=-1)
+    every = np.concatenate([levels, levels[..., :1][:, ::-1]], axis=-1).astype(np.uint8)
+    for bgr in (np.ascontiguousarray(photo[600:888, 500:788]), photo[700:924, 300:524], every):
+        linear = linear_per_pixel(bgr)
+        assert linear.dtype == holes._linear_rgb(bgr).dtype == np.float32
+        np.testing.assert_array_equal(holes._linear_rgb(bgr), linear)
+        xyz = (linear @ holes._RGB_TO_XYZ.T) / holes._WHITE
+        f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+        lightness = np.where(xyz[..., 1] > 0.008856, 116 * f[..., 1] - 16, 903.3 * xyz[..., 1])
+        a, b = 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])
+        lab = np.stack([lightness * 255 / 100, a + 128, b + 128], axis=-1).astype(np.float32)
+        np.testing.assert_array_equal(holes._lab(bgr), lab)
+        np.testing.assert_array_equal(holes._lightness(bgr), lab[..., 0])
+    with pytest.raises(TypeError):
+        holes._lab(every.astype(np.float32))
+
+
 def test_the_table_likeness_steps_give_the_numbers_of_one_cell_at_a_time(shared_dir):
     """Lightness alone, the cells' colourfulness and their histograms, each made for all cells
     at once, are bit for bit what ``_lab``'s lightness and one cell measured alone give."""
