@@ -109,6 +109,24 @@ _RGB_TO_XYZ = np.array(
 _WHITE = np.array([0.950456, 1.0, 1.088754], np.float32)
 
 
+def _srgb_to_linear(rgb: np.ndarray) -> np.ndarray:
+    """sRGB (0-1, float32) to linear light, float32."""
+    return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+
+
+# Each 8-bit level's linear light, made once: a view's pixels take only these 256 values, and
+# the power per pixel was a third of ``_lab`` (of a 12 MP table's four kingdoms' likeness, 2 ms
+# a kingdom, twice: ``_lightness`` too).
+_LINEAR = _srgb_to_linear(np.arange(256, dtype=np.float32) / 255.0)
+
+
+def _linear_rgb(bgr: np.ndarray) -> np.ndarray:
+    """(H, W, 3) float32 linear-light RGB of an 8-bit BGR image."""
+    if bgr.dtype != np.uint8:
+        raise TypeError(f"an 8-bit BGR image is needed, got {bgr.dtype}")
+    return _LINEAR[bgr[..., ::-1]]
+
+
 def _lab(bgr: np.ndarray) -> np.ndarray:
     """(H, W, 3) Lab on OpenCV's 8-bit scale (L 0-255, a and b offset by 128), as float32.
 
@@ -116,8 +134,7 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
     about 0.09 s per process, more than this whole step takes; on a few thousand pixels numpy
     is as quick.
     """
-    rgb = bgr[..., ::-1].astype(np.float32) / 255.0
-    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    linear = _linear_rgb(bgr)
     xyz = (linear @ _RGB_TO_XYZ.T) / _WHITE
     f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
     lightness = np.where(xyz[..., 1] > 0.008856, 116 * f[..., 1] - 16, 903.3 * xyz[..., 1])
@@ -129,8 +146,7 @@ def _lab(bgr: np.ndarray) -> np.ndarray:
 def _lightness(bgr: np.ndarray) -> np.ndarray:
     """(H, W) ``_lab(bgr)[..., 0]``, the same numbers, without a and b (only the texture of
     lightness is wanted of the unblurred view)."""
-    rgb = bgr[..., ::-1].astype(np.float32) / 255.0
-    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    linear = _linear_rgb(bgr)
     y = np.ascontiguousarray((linear @ _RGB_TO_XYZ.T)[..., 1]) / _WHITE[1]
     f = np.where(y > 0.008856, np.cbrt(y), 7.787 * y + 16 / 116)
     lightness = np.where(y > 0.008856, 116 * f - 16, 903.3 * y)
@@ -176,12 +192,6 @@ def _hard_bins(bin_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.maximum(bin_of, 0)[None], (bin_of >= 0).astype(np.float32)[None]
 
 
-def _shares(bin_of: np.ndarray, bins: int) -> np.ndarray:
-    """The histogram of pixels binned by ``bin_of`` (-1: not counted), as shares of them all."""
-    flat = bin_of.ravel()
-    return np.bincount(flat[flat >= 0], minlength=bins) / max(flat.size, 1)
-
-
 def _histograms(binned: tuple[np.ndarray, np.ndarray], boxes: list, bins: int) -> np.ndarray:
     """(boxes, bins): the histogram of each box's middle, as shares of its pixels, the view
     binned once (``binned``: (K, H, W) bin indices and weights): ``np.histogramdd`` per cell cost
@@ -199,25 +209,47 @@ def _histograms(binned: tuple[np.ndarray, np.ndarray], boxes: list, bins: int) -
     return counts.reshape(len(boxes), bins) / (inner_index.shape[1] * inner_index.shape[2])
 
 
-def _texture_histogram(steepness_cell: np.ndarray) -> np.ndarray:
-    return _shares(_bin_index(_inner(steepness_cell), _TEXTURE_EDGES), _TEXTURE_BINS)
-
-
 def _inner(cell: np.ndarray) -> np.ndarray:
     """The cell's middle (a sixth cut off each side, where a neighbour's edge may show)."""
     return cell[PX // 6 : PX - PX // 6, PX // 6 : PX - PX // 6]
 
 
-def _hue_histogram(bgr_cell: np.ndarray) -> np.ndarray:
-    """Hue weighted by chroma; all zeros for a cell too grey to have a hue."""
-    inner = _inner(bgr_cell).reshape(-1, 3).astype(np.float32)
-    chroma = inner.max(axis=1) - inner.min(axis=1)
-    if chroma.mean() < MIN_CHROMA:
-        return np.zeros(_HUE_BINS)
-    b, g, r = inner[:, 0], inner[:, 1], inner[:, 2]
+_HUE_EDGES = np.linspace(0, 2 * np.pi, _HUE_BINS + 1)  # as np.histogram makes them
+
+
+def _hue_histograms(bgr_view: np.ndarray, boxes: list) -> list[np.ndarray]:
+    """Each box's middle's hue, weighted by chroma, as shares (float32); all float64 zeros for a
+    cell too grey to have a hue. All boxes at once, the numbers of one cell alone: one
+    ``np.histogram`` per cell was most of a washed-out kingdom's table likeness. Each box's
+    bins are offset past the last box's in one ``np.bincount``, which sums every bin's pixels in
+    the order a count of that box alone does."""
+    inner = np.stack([_inner(bgr_view[box]) for box in boxes])
+    inner = inner.reshape(len(boxes), -1, 3).astype(np.float32)
+    chroma = inner.max(axis=2) - inner.min(axis=2)
+    b, g, r = inner[..., 0], inner[..., 1], inner[..., 2]
     hue = np.arctan2(np.sqrt(3) * (g - b), 2 * r - g - b) % (2 * np.pi)
-    hist, _ = np.histogram(hue, bins=_HUE_BINS, range=(0, 2 * np.pi), weights=chroma)
-    return hist / max(float(hist.sum()), 1e-6)
+    offset = np.arange(len(boxes))[:, None] * _HUE_BINS
+    index = _bin_index(hue, _HUE_EDGES) + offset
+    counts = np.bincount(index.ravel(), chroma.ravel(), len(boxes) * _HUE_BINS)
+    # np.histogram adds float64 sums to a histogram of the weights' type (float32).
+    counts = counts.reshape(len(boxes), _HUE_BINS).astype(np.float32)
+    histograms = []
+    for grey, hist in zip(chroma.mean(axis=1) < MIN_CHROMA, counts, strict=True):
+        histograms.append(np.zeros(_HUE_BINS) if grey else hist / max(float(hist.sum()), 1e-6))
+    return histograms
+
+
+def _texture_histograms(steepness_cells: np.ndarray) -> list[np.ndarray]:
+    """The histogram of each of (cells, PX, PX) steepnesses' middle, as shares of its pixels, in
+    one count."""
+    inner = steepness_cells[:, PX // 6 : PX - PX // 6, PX // 6 : PX - PX // 6]
+    bin_of = _bin_index(inner, _TEXTURE_EDGES).reshape(len(inner), -1)
+    offset = np.arange(len(inner))[:, None] * _TEXTURE_BINS
+    # Pixels outside the bins (-1) are counted with weight 0: whole numbers, as counted alone.
+    counted = (bin_of >= 0).astype(np.float64).ravel()
+    index = (np.maximum(bin_of, 0) + offset).ravel()
+    counts = np.bincount(index, counted, len(inner) * _TEXTURE_BINS)
+    return list(counts.reshape(len(inner), _TEXTURE_BINS) / max(bin_of.shape[1], 1))
 
 
 def _colourfulness(view: np.ndarray, boxes: list) -> np.ndarray:
@@ -307,18 +339,14 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     reflections = _reflections(blurred, boxes, margin_boxes)
     margin_hue = []
     if reflections.washed_out.any():
-        margin_hue = [h for h in (_hue_histogram(blurred[b]) for b in margin_boxes) if h.any()]
+        margin_hue = [h for h in _hue_histograms(blurred, margin_boxes) if h.any()]
     if len(margin_hue) >= MIN_TABLE_CELLS:
         # Compared as the table would look without the reflection: by hue, and with the
         # brightness steps it flattened scaled back up.
-        hue = _likeness([_hue_histogram(blurred[box]) for box in boxes], margin_hue)
-        restored = _likeness(
-            [
-                _texture_histogram(np.log1p(gradient[box] / kept))
-                for box, kept in zip(boxes, reflections.contrast_kept, strict=True)
-            ],
-            margin_texture,
-        )
+        hue = _likeness(_hue_histograms(blurred, boxes), margin_hue)
+        cells = np.stack([gradient[box] for box in boxes])
+        kept = reflections.contrast_kept[:, None, None]
+        restored = _likeness(_texture_histograms(np.log1p(cells / kept)), margin_texture)
         washed_out = reflections.washed_out
         colour = np.where(washed_out, np.maximum(colour, hue), colour)
         texture = np.where(washed_out, np.maximum(texture, restored), texture)

@@ -209,6 +209,33 @@ def test_lab_matches_opencv_on_its_8_bit_scale():
     assert np.abs(_lab(colours) - cv2.cvtColor(colours, cv2.COLOR_BGR2LAB)).max() < 3
 
 
+def test_lab_and_lightness_from_the_levels_table_are_the_per_pixel_numbers(shared_dir):
+    """``_lab`` and ``_lightness`` take each 8-bit level's linear light from a table made once:
+    bit for bit what the formula gives pixel by pixel, on a photo and on every level."""
+    from vision import holes
+
+    def linear_per_pixel(bgr):
+        rgb = bgr[..., ::-1].astype(np.float32) / 255.0
+        return np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+
+    photo = cv2.imread(str(shared_dir / "datasets" / "photos" / "game1.jpg"))
+    levels = np.stack(np.meshgrid(np.arange(256), np.arange(256), indexing="ij"), axis=-1)
+    every = np.concatenate([levels, levels[..., :1][:, ::-1]], axis=-1).astype(np.uint8)
+    for bgr in (np.ascontiguousarray(photo[600:888, 500:788]), photo[700:924, 300:524], every):
+        linear = linear_per_pixel(bgr)
+        assert linear.dtype == holes._linear_rgb(bgr).dtype == np.float32
+        np.testing.assert_array_equal(holes._linear_rgb(bgr), linear)
+        xyz = (linear @ holes._RGB_TO_XYZ.T) / holes._WHITE
+        f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+        lightness = np.where(xyz[..., 1] > 0.008856, 116 * f[..., 1] - 16, 903.3 * xyz[..., 1])
+        a, b = 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])
+        lab = np.stack([lightness * 255 / 100, a + 128, b + 128], axis=-1).astype(np.float32)
+        np.testing.assert_array_equal(holes._lab(bgr), lab)
+        np.testing.assert_array_equal(holes._lightness(bgr), lab[..., 0])
+    with pytest.raises(TypeError):
+        holes._lab(every.astype(np.float32))
+
+
 def test_the_table_likeness_steps_give_the_numbers_of_one_cell_at_a_time(shared_dir):
     """Lightness alone, the cells' colourfulness and their histograms, each made for all cells
     at once, are bit for bit what ``_lab``'s lightness and one cell measured alone give."""
@@ -240,6 +267,63 @@ def test_the_table_likeness_steps_give_the_numbers_of_one_cell_at_a_time(shared_
         counts = np.bincount(inner_index.ravel(), inner_weight.ravel(), minlength=bins)
         each.append(counts / (inner_index.shape[0] * inner_index.shape[1]))
     np.testing.assert_array_equal(holes._histograms((index, weight), boxes, bins), np.array(each))
+
+
+def hue_histogram_alone(bgr_cell: np.ndarray) -> np.ndarray:
+    """One cell's hue histogram as ``table_likeness`` made it cell by cell (``np.histogram``)."""
+    from vision import holes
+
+    inner = holes._inner(bgr_cell).reshape(-1, 3).astype(np.float32)
+    chroma = inner.max(axis=1) - inner.min(axis=1)
+    if chroma.mean() < holes.MIN_CHROMA:
+        return np.zeros(holes._HUE_BINS)
+    b, g, r = inner[:, 0], inner[:, 1], inner[:, 2]
+    hue = np.arctan2(np.sqrt(3) * (g - b), 2 * r - g - b) % (2 * np.pi)
+    hist, _ = np.histogram(hue, bins=holes._HUE_BINS, range=(0, 2 * np.pi), weights=chroma)
+    return hist / max(float(hist.sum()), 1e-6)
+
+
+def texture_histogram_alone(steepness_cell: np.ndarray) -> np.ndarray:
+    """One cell's texture histogram as ``table_likeness`` made it cell by cell."""
+    from vision import holes
+
+    flat = holes._bin_index(holes._inner(steepness_cell), holes._TEXTURE_EDGES).ravel()
+    return np.bincount(flat[flat >= 0], minlength=holes._TEXTURE_BINS) / max(flat.size, 1)
+
+
+def test_the_washed_out_steps_give_the_numbers_of_one_cell_at_a_time(shared_dir):
+    """The hue and the restored texture histograms of a washed-out kingdom, made for all cells
+    at once, are bit for bit (and type for type: ``_likeness`` stacks them) what one cell
+    measured alone with ``np.histogram`` gives; grey cells (no hue) among them."""
+    from vision import holes
+
+    px = holes.PX
+    photo = cv2.imread(str(shared_dir / "datasets" / "photos" / "game1.jpg"))
+    view = np.ascontiguousarray(photo[600 : 600 + 9 * px, 500 : 500 + 9 * px])
+    view[: 2 * px, : 3 * px] = view[: 2 * px, : 3 * px].mean(axis=2, keepdims=True)  # grey
+    view = cv2.GaussianBlur(view, (0, 0), 1.0)
+    boxes = [
+        (slice(r * px, (r + 1) * px), slice(c * px, (c + 1) * px))
+        for r in range(9)
+        for c in range(9)
+    ]
+    made = holes._hue_histograms(view, boxes)
+    alone = [hue_histogram_alone(view[box]) for box in boxes]
+    assert any(not h.any() for h in alone) and any(h.any() for h in alone)
+    assert [h.dtype for h in made] == [h.dtype for h in alone]
+    np.testing.assert_array_equal(np.array(made), np.array(alone))
+    gx = cv2.Sobel(holes._lightness(view), cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(holes._lightness(view), cv2.CV_32F, 0, 1, ksize=3)
+    gradient = np.sqrt(gx * gx + gy * gy)
+    kept = np.random.default_rng(5).uniform(0.2, 1.0, len(boxes))
+    cells = np.stack([gradient[box] for box in boxes])
+    made = holes._texture_histograms(np.log1p(cells / kept[:, None, None]))
+    alone = [
+        texture_histogram_alone(np.log1p(gradient[box] / k))
+        for box, k in zip(boxes, kept, strict=True)
+    ]
+    assert len({tuple(h) for h in alone}) > 10  # the cells differ
+    np.testing.assert_array_equal(np.array(made), np.array(alone))
 
 
 def test_a_tile_in_the_table_colours_but_finer_artwork_is_no_hole(shared_dir):
