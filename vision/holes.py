@@ -192,11 +192,22 @@ def _hard_bins(bin_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.maximum(bin_of, 0)[None], (bin_of >= 0).astype(np.float32)[None]
 
 
+def _counts_by_box(index: np.ndarray, weight: np.ndarray, bins: int) -> np.ndarray:
+    """(boxes, bins): each box's ``weight`` summed by its bin ``index`` (both (boxes, ...)).
+
+    One ``np.bincount`` for all boxes, each box's bins offset past the last box's: every bin
+    sums its box's pixels in the order a count of that box alone does, so the numbers are those
+    of one count per cell, which was most of a table likeness."""
+    boxes = len(index)
+    offset = (np.arange(boxes) * bins).reshape((boxes,) + (1,) * (index.ndim - 1))
+    counts = np.bincount((index + offset).ravel(), weight.ravel(), boxes * bins)
+    return counts.reshape(boxes, bins)
+
+
 def _histograms(binned: tuple[np.ndarray, np.ndarray], boxes: list, bins: int) -> np.ndarray:
     """(boxes, bins): the histogram of each box's middle, as shares of its pixels, the view
     binned once (``binned``: (K, H, W) bin indices and weights): ``np.histogramdd`` per cell cost
-    most of this step. One ``np.bincount`` for all boxes, each box's bins offset past the last
-    box's: every bin sums its box's pixels in the order a count of that box alone does."""
+    most of this step."""
     index, weight = binned
     inner_index = np.stack(
         [_inner(index[:, rows, cols].transpose(1, 2, 0)) for rows, cols in boxes]
@@ -204,9 +215,8 @@ def _histograms(binned: tuple[np.ndarray, np.ndarray], boxes: list, bins: int) -
     inner_weight = np.stack(
         [_inner(weight[:, rows, cols].transpose(1, 2, 0)) for rows, cols in boxes]
     )
-    offset = np.arange(len(boxes)).reshape(-1, 1, 1, 1) * bins
-    counts = np.bincount((inner_index + offset).ravel(), inner_weight.ravel(), len(boxes) * bins)
-    return counts.reshape(len(boxes), bins) / (inner_index.shape[1] * inner_index.shape[2])
+    pixels = inner_index.shape[1] * inner_index.shape[2]
+    return _counts_by_box(inner_index, inner_weight, bins) / pixels
 
 
 def _inner(cell: np.ndarray) -> np.ndarray:
@@ -217,22 +227,22 @@ def _inner(cell: np.ndarray) -> np.ndarray:
 _HUE_EDGES = np.linspace(0, 2 * np.pi, _HUE_BINS + 1)  # as np.histogram makes them
 
 
+def _middles(view: np.ndarray, boxes: list) -> np.ndarray:
+    """(boxes, pixels, 3) float32: the middle (``_inner``) of each box of a colour ``view``."""
+    inner = np.stack([_inner(view[box]) for box in boxes])
+    return inner.reshape(len(boxes), -1, 3).astype(np.float32)
+
+
 def _hue_histograms(bgr_view: np.ndarray, boxes: list) -> list[np.ndarray]:
     """Each box's middle's hue, weighted by chroma, as shares (float32); all float64 zeros for a
     cell too grey to have a hue. All boxes at once, the numbers of one cell alone: one
-    ``np.histogram`` per cell was most of a washed-out kingdom's table likeness. Each box's
-    bins are offset past the last box's in one ``np.bincount``, which sums every bin's pixels in
-    the order a count of that box alone does."""
-    inner = np.stack([_inner(bgr_view[box]) for box in boxes])
-    inner = inner.reshape(len(boxes), -1, 3).astype(np.float32)
+    ``np.histogram`` per cell was most of a washed-out kingdom's table likeness."""
+    inner = _middles(bgr_view, boxes)
     chroma = inner.max(axis=2) - inner.min(axis=2)
     b, g, r = inner[..., 0], inner[..., 1], inner[..., 2]
     hue = np.arctan2(np.sqrt(3) * (g - b), 2 * r - g - b) % (2 * np.pi)
-    offset = np.arange(len(boxes))[:, None] * _HUE_BINS
-    index = _bin_index(hue, _HUE_EDGES) + offset
-    counts = np.bincount(index.ravel(), chroma.ravel(), len(boxes) * _HUE_BINS)
     # np.histogram adds float64 sums to a histogram of the weights' type (float32).
-    counts = counts.reshape(len(boxes), _HUE_BINS).astype(np.float32)
+    counts = _counts_by_box(_bin_index(hue, _HUE_EDGES), chroma, _HUE_BINS).astype(np.float32)
     histograms = []
     for grey, hist in zip(chroma.mean(axis=1) < MIN_CHROMA, counts, strict=True):
         histograms.append(np.zeros(_HUE_BINS) if grey else hist / max(float(hist.sum()), 1e-6))
@@ -244,19 +254,15 @@ def _texture_histograms(steepness_cells: np.ndarray) -> list[np.ndarray]:
     one count."""
     inner = steepness_cells[:, PX // 6 : PX - PX // 6, PX // 6 : PX - PX // 6]
     bin_of = _bin_index(inner, _TEXTURE_EDGES).reshape(len(inner), -1)
-    offset = np.arange(len(inner))[:, None] * _TEXTURE_BINS
     # Pixels outside the bins (-1) are counted with weight 0: whole numbers, as counted alone.
-    counted = (bin_of >= 0).astype(np.float64).ravel()
-    index = (np.maximum(bin_of, 0) + offset).ravel()
-    counts = np.bincount(index, counted, len(inner) * _TEXTURE_BINS)
-    return list(counts.reshape(len(inner), _TEXTURE_BINS) / max(bin_of.shape[1], 1))
+    counts = _counts_by_box(np.maximum(bin_of, 0), (bin_of >= 0).astype(np.float64), _TEXTURE_BINS)
+    return list(counts / max(bin_of.shape[1], 1))
 
 
 def _colourfulness(view: np.ndarray, boxes: list) -> np.ndarray:
     """(boxes, 3) mean saturation, value (brightest channel) and chroma (channel spread) of each
     box's middle: all boxes at once (the numbers of one box measured alone, row by row)."""
-    inner = np.stack([_inner(view[box]) for box in boxes])
-    inner = inner.reshape(len(boxes), -1, 3).astype(np.float32)
+    inner = _middles(view, boxes)
     value = inner.max(axis=2)
     chroma = value - inner.min(axis=2)
     saturation = (chroma / np.maximum(value, 1.0)).mean(axis=1)

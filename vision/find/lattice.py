@@ -459,11 +459,10 @@ def _refine_on_edges(
         return to_lattice
     # One row per edge found, in whole arrays (this runs for every candidate lattice).
     vertical, centre, along, offset, strength = (answer[found] for answer in answers)
-    kinds = vertical
-    if kinds.sum() < 4 or (~kinds).sum() < 4:
+    if vertical.sum() < 4 or (~vertical).sum() < 4:
         return to_lattice
     across = (centre - half) + offset
-    x, y = np.where(kinds, across, along), np.where(kinds, along, across)
+    x, y = np.where(vertical, across, along), np.where(vertical, along, across)
     b = centre.astype(np.float64)
     ones = np.ones_like(x)
     # An edge at straightened (x, y) on vertical line X: c1 x + c2 y + c3 - X (c7 x + c8 y) = X;
@@ -471,8 +470,8 @@ def _refine_on_edges(
     line_terms = np.stack([x, y, ones], axis=1)
     a = np.concatenate(
         [
-            np.where(kinds[:, None], line_terms, 0.0),
-            np.where(kinds[:, None], 0.0, line_terms),
+            np.where(vertical[:, None], line_terms, 0.0),
+            np.where(vertical[:, None], 0.0, line_terms),
             np.stack([-b * x, -b * y], axis=1),
         ],
         axis=1,
