@@ -16,6 +16,7 @@ as ``lab.augment.jittered_cell`` does.
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,8 +62,15 @@ class SceneCells:
         )
 
     def save(self, path: Path) -> None:
+        # Written under a name of its own, then renamed: two trainings side by side render the
+        # same cache file, and neither may load the other's half-written one.
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, images=self.images, terrain=self.terrain, crowns=self.crowns)
+        partial = path.with_name(f"{path.stem}.{os.getpid()}.partial.npz")
+        try:
+            np.savez(partial, images=self.images, terrain=self.terrain, crowns=self.crowns)
+            os.replace(partial, path)
+        finally:
+            partial.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: Path) -> SceneCells:

@@ -64,6 +64,23 @@ def test_scene_cells_check_their_shapes_and_round_trip_through_npz(tmp_path):
         SceneCells(np.zeros((3, side, side, 3), np.uint8), np.arange(2), np.zeros(3, int))
 
 
+def test_a_scene_cells_save_cut_short_leaves_no_file_to_load(tmp_path, monkeypatch):
+    # Two trainings side by side write the same cache file: a half-written one must never be
+    # where the other looks for it.
+    side = CROP + 2 * MARGIN
+    cells = SceneCells(np.zeros((3, side, side, 3), np.uint8), np.arange(3), np.zeros(3, int))
+
+    def savez_cut_short(file, **arrays):
+        with open(file, "wb") as out:
+            out.write(b"PK half a zip")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(np, "savez", savez_cut_short)
+    with pytest.raises(OSError, match="disk full"):
+        cells.save(tmp_path / "c.npz")
+    assert list(tmp_path.iterdir()) == []
+
+
 @needs_shared
 def test_a_training_scene_shows_only_the_kingdoms_it_is_given():
     from lab.synth import _cells_by_token, make_hard_scene
