@@ -395,12 +395,19 @@ def build_network():
     return CellNet()
 
 
-def train_network(data: TrainingSet, epochs: int, seed: int, log=print, recipe: Recipe = Recipe()):
+def train_network(
+    data: TrainingSet,
+    epochs: int,
+    seed: int,
+    log=print,
+    recipe: Recipe = Recipe(),
+    threads: int = 2,
+):
     import torch
     from torch import nn
 
     torch.manual_seed(seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(threads)  # two runs side by side want one each, not two each
     rng = np.random.default_rng(seed)
     net = build_network()
     n_empty = 600
@@ -603,6 +610,7 @@ def cross_validate(
     log=print,
     recipe: Recipe = Recipe(),
     fold_models: Path | None = None,
+    threads: int = 2,
 ) -> OutOfFold:
     """Held-out predictions from one model per fold; with ``fold_models`` (a folder) each
     fold's model is kept there as ``fold_K.onnx`` so that later evaluations (e.g. the boards
@@ -638,7 +646,7 @@ def cross_validate(
             [everything.scaled_crops[i] for i in train_crops],
             scenes,
         )
-        net = train_network(data, epochs, seed + k, log, recipe)
+        net = train_network(data, epochs, seed + k, log, recipe, threads)
         onnx_bytes = export_onnx(net)
         if fold_models is not None:
             fold_models.mkdir(parents=True, exist_ok=True)
@@ -725,6 +733,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--folds", type=int, default=4, help="0 skips cross-validation")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument(
+        "--threads", type=int, default=2, help="torch threads (1 for two runs side by side)"
+    )
     shipped = Recipe()
     for field in dataclasses.fields(Recipe):  # one option per recipe setting, shipped default
         default = getattr(shipped, field.name)
@@ -762,6 +773,7 @@ def main(argv: list[str] | None = None) -> None:
             args.seed,
             recipe=recipe,
             fold_models=args.oof.parent / "folds",
+            threads=args.threads,
         )
         oof.save(args.oof)
         crown_weights = choose_crown_weights(oof)
@@ -781,7 +793,7 @@ def main(argv: list[str] | None = None) -> None:
             [fold_scene_cells(boards, board_fold, k, recipe.scenes) for k in range(folds)]
         )
     everything = make_training_set(boards, crops, scenes)
-    net = train_network(everything, args.epochs, args.seed, recipe=recipe)
+    net = train_network(everything, args.epochs, args.seed, recipe=recipe, threads=args.threads)
     onnx_bytes = export_onnx(net)
     CellModel(
         onnx_bytes, _info(threshold, crown_weights)

@@ -269,11 +269,18 @@ def test_lake_repeats_draw_the_cell_crops_lakes_that_many_extra_times():
 def test_training_runs_its_schedule_to_the_end_whatever_the_recipe_adds():
     # The learning-rate schedule is as long as the epochs drawn: a recipe that draws more cells
     # (here extra lakes) must not run past its end.
-    pytest.importorskip("torch")
+    torch = pytest.importorskip("torch")
     from lab.train import train_network
 
     recipe = Recipe(0, 0, 0, 0, scene_cells=0, lake_repeats=40)
-    net = train_network(_tiny_training_set(), 2, seed=1, log=lambda line: None, recipe=recipe)
+    before = torch.get_num_threads()
+    try:
+        net = train_network(
+            _tiny_training_set(), 2, seed=1, log=lambda line: None, recipe=recipe, threads=1
+        )
+        assert torch.get_num_threads() == 1  # two runs side by side: one core each
+    finally:
+        torch.set_num_threads(before)
     assert not net.training
 
 
