@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -235,7 +236,9 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
         )
 
     photo = _Photo(image, small, scale)
-    found = _search_blobs(photo, looks, model, blobs, size)
+    # The pixel network's table model is asked for whenever a blob holds no kingdom by colour:
+    # made in a thread from the first such blob on, while the other blobs are searched.
+    found = _search_blobs(photo, looks, model, blobs, size, looks.begin_by_texture)
     if found.failed_blobs:
         found = _again_by_texture(photo, looks, found, size)
     cut_off = [sentence for _, sentence in found.cut]
@@ -270,9 +273,15 @@ class _Search(NamedTuple):
 
 
 def _search_blobs(
-    photo: _Photo, looks: TableModels, model: TableModel, blobs, size: int | None
+    photo: _Photo,
+    looks: TableModels,
+    model: TableModel,
+    blobs,
+    size: int | None,
+    on_failed_blob: Callable[[], None] | None = None,
 ) -> _Search:
-    """The kingdom decision for everything ``model`` shows in each blob, largest blob first."""
+    """The kingdom decision for everything ``model`` shows in each blob, largest blob first.
+    ``on_failed_blob`` is called whenever a blob is counted in ``failed_blobs``."""
     image, small, scale = photo.image, photo.small, photo.scale
     shape = image.shape[:2]
     complete: list[BoardLocation] = []
@@ -286,10 +295,14 @@ def _search_blobs(
             kingdoms = _kingdoms_in_blob(photo, model, blob, size)
         except NoBoardFound as err:
             failed_blobs += 1
+            if on_failed_blob is not None:
+                on_failed_blob()
             errors.append(err)
             continue
         if _keeps_more(blob, [frame for frame, *_ in kingdoms]):
             failed_blobs += 1  # two kingdoms with holes, joined, are left when two are peeled
+            if on_failed_blob is not None:
+                on_failed_blob()
         for frame, n, span, warnings, touches in kingdoms:
             location = location_from_corners(
                 frame / scale, n, warnings, image_shape=shape, tile_span=span

@@ -753,3 +753,34 @@ def test_clutter_whose_enlarged_crop_shows_no_kingdom_is_not_searched_again(aau_
     assert np.abs(kingdom.corners - truth).max() < 16
     assert len(views) >= 2  # the kingdom's crop and the lid's
     assert not any(view is small for view in views for small in working)
+
+
+def test_the_texture_model_is_begun_when_a_blob_holds_no_kingdom(aau_board, monkeypatch):
+    """A blob with no kingdom (a box lid) means the pixel network's second look will be made:
+    its table model is begun in a thread then, and the kingdoms found are the same as when
+    it is made in the search's own thread."""
+    from vision.find import table as table_module
+
+    photo = table("plain", 1000, 1500, seed=2)
+    lay(photo, cv2.resize(aau_board(4), (400, 400), interpolation=cv2.INTER_AREA), 200, 300)
+    lid = np.full((420, 300, 3), (40, 40, 170), np.uint8)
+    cv2.putText(lid, "KINGDOMINO", (10, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 3)
+    photo[290:710, 1000:1300] = lid
+    begun = []
+    real_begin = table_module.TableModels.begin_by_texture
+
+    def recording(self):
+        begun.append(self)
+        real_begin(self)
+
+    monkeypatch.setattr(table_module.TableModels, "begin_by_texture", recording)
+    monkeypatch.setattr(table_module, "reading_threads", lambda: 2)
+    in_thread = find_kingdoms(photo)
+    assert begun and begun[0]._texture is not None
+    monkeypatch.setattr(table_module, "reading_threads", lambda: 1)
+    alone = find_kingdoms(photo)
+    assert begun[-1]._texture is None
+    assert len(in_thread.kingdoms) == len(alone.kingdoms) == 1
+    for a, b in zip(in_thread.kingdoms, alone.kingdoms, strict=True):
+        assert np.array_equal(a.corners, b.corners)
+        assert np.array_equal(a.table_likeness, b.table_likeness)
