@@ -11,8 +11,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -59,6 +62,7 @@ from vision.find.regions import (
     split_blob,
 )
 from vision.find.table import TableModel, TableModels
+from vision.model import reading_threads
 
 # Working resolution for the search: enough for 0.05-cell accuracy on a kingdom that fills a
 # third of the frame, small enough for a few tens of milliseconds per stage.
@@ -238,7 +242,11 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
     photo = _Photo(image, small, scale)
     # The pixel network's table model is asked for whenever a blob holds no kingdom by colour:
     # made in a thread from the first such blob on, while the other blobs are searched.
-    found = _search_blobs(photo, looks, model, blobs, size, looks.begin_by_texture)
+    photo.fit_ahead(blobs[1:], size)
+    try:
+        found = _search_blobs(photo, looks, model, blobs, size, looks.begin_by_texture)
+    finally:
+        photo.searched = True
     if found.failed_blobs:
         found = _again_by_texture(photo, looks, found, size)
     cut_off = [sentence for _, sentence in found.cut]
@@ -579,22 +587,57 @@ class _Photo:
 
     def __init__(self, image: np.ndarray, small: np.ndarray, scale: float) -> None:
         self.image, self.small, self.scale = image, small, scale
-        self._fits: dict[tuple, tuple | NoBoardFound] = {}
+        # Each fit's answer (a tuple or the NoBoardFound raised), made by whichever thread
+        # asked first: the search's, or the helper fitting blobs ahead (``fit_ahead``).
+        self._fits: dict[tuple, Future] = {}
+        self._fits_lock = threading.Lock()
+        self.searched = False  # set when the search is over: no more fitting ahead
 
     def fit(self, blob: np.ndarray, size: int | None):
         """``_fit(self, blob, size)``, made once per blob and size; ``NoBoardFound`` as it."""
-        x, y, w, h = cv2.boundingRect(blob)  # every pixel of the blob lies in it
-        key = (size, blob.shape, x, y, w, h, blob[y : y + h, x : x + w].tobytes())
-        if key not in self._fits:
-            try:
-                self._fits[key] = _fit(self, blob, size)
-            except NoBoardFound as error:
-                self._fits[key] = error
-        fitted = self._fits[key]
+        fitted = self._made_once(blob, size).result()
         if isinstance(fitted, NoBoardFound):
             raise fitted
         frame, *rest = fitted
         return (frame.copy(), *rest)  # the caller's own frame, the one remembered untouched
+
+    def fit_ahead(self, blobs, size: int | None) -> None:
+        """Fit ``blobs`` in a helper thread, last first, each one the search has not begun,
+        while the search goes through them first to last (``reading_threads`` allowing).
+
+        A fit depends only on the blob's pixels and the size, so whichever thread makes it,
+        the search gets the same answer at the same point, and decides as it would alone.
+        """
+        if len(blobs) == 0 or reading_threads() < 2:
+            return
+        blobs = list(blobs)
+
+        def fit_all() -> None:
+            for blob in reversed(blobs):
+                if self.searched:
+                    return
+                self._made_once(blob, size)
+
+        # (No thread to be had: the search fits every blob itself.)
+        with contextlib.suppress(RuntimeError):
+            threading.Thread(target=fit_all, name="fit_ahead", daemon=True).start()
+
+    def _made_once(self, blob: np.ndarray, size: int | None) -> Future:
+        """The fit of ``blob``: made here unless another thread made or is making it."""
+        x, y, w, h = cv2.boundingRect(blob)  # every pixel of the blob lies in it
+        key = (size, blob.shape, x, y, w, h, blob[y : y + h, x : x + w].tobytes())
+        with self._fits_lock:
+            made = self._fits.get(key)
+            if made is not None:
+                return made
+            made = self._fits[key] = Future()
+        try:
+            made.set_result(_fit(self, blob, size))
+        except NoBoardFound as error:
+            made.set_result(error)
+        except BaseException as error:  # to whoever waits for it
+            made.set_exception(error)
+        return made
 
 
 def _fit(photo: _Photo, blob, size):

@@ -784,3 +784,44 @@ def test_the_texture_model_is_begun_when_a_blob_holds_no_kingdom(aau_board, monk
     for a, b in zip(in_thread.kingdoms, alone.kingdoms, strict=True):
         assert np.array_equal(a.corners, b.corners)
         assert np.array_equal(a.table_likeness, b.table_likeness)
+
+
+def test_blobs_fitted_ahead_in_a_helper_thread_give_the_same_kingdoms(aau_board, monkeypatch):
+    """The blobs after the first are fitted in a helper thread, last first, while the search
+    goes through them in order; every fit is made once, by whichever thread comes to it first,
+    and the search decides as it does alone."""
+    import threading
+
+    from vision.find import search as search_module
+    from vision.find import table as table_module
+
+    photo = table("plain", 1300, 1700, seed=2)
+    for n, (x, y) in zip((1, 2, 4), ((900, 150), (300, 200), (600, 800)), strict=True):
+        lay(photo, cv2.resize(aau_board(n), (350, 350), interpolation=cv2.INTER_AREA), x, y)
+    lid = np.full((300, 220, 3), (40, 40, 170), np.uint8)
+    cv2.putText(lid, "LID", (10, 150), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 3)
+    photo[900:1200, 1300:1520] = lid
+    made_in: list[tuple[str, tuple]] = []
+    real_fit = search_module._fit
+
+    def recording(photo, blob, size):
+        made_in.append((threading.current_thread().name, cv2.boundingRect(blob)))
+        return real_fit(photo, blob, size)
+
+    monkeypatch.setattr(search_module, "_fit", recording)
+    found = {}
+    for threads in (1, 2):
+        monkeypatch.setattr(search_module, "reading_threads", lambda threads=threads: threads)
+        monkeypatch.setattr(table_module, "reading_threads", lambda threads=threads: threads)
+        made_in.clear()
+        found[threads] = find_kingdoms(photo)
+        boxes = [box for _, box in made_in]
+        assert len(boxes) == len(set(boxes))  # each blob fitted once
+        if threads == 1:
+            assert {name for name, _ in made_in} == {"MainThread"}
+        else:
+            assert "fit_ahead" in {name for name, _ in made_in}
+    assert len(found[1].kingdoms) == 3
+    for a, b in zip(found[1].kingdoms, found[2].kingdoms, strict=True):
+        assert np.array_equal(a.corners, b.corners) and a.warnings == b.warnings
+        assert np.array_equal(a.table_likeness, b.table_likeness)
