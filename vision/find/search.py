@@ -336,12 +336,12 @@ def _search_blobs(
             if reaches_past_photo(location):
                 errors.append(NoBoardFound(FRAME_PAST_EDGE))
                 continue
-            location, why_not = _final_checks(image, location, size)
+            location, why_not = _final_checks(photo, location, size)
             if why_not is NOT_TILES:
                 # Or a 5×5 kingdom framed 7×7, its rim mostly table (as past the photo's edge).
                 five = _five_inside(image, location, NO_TILES_ROUND)
                 if five is not None:
-                    five, five_why_not = _final_checks(image, five, size)
+                    five, five_why_not = _final_checks(photo, five, size)
                     if five_why_not is None:
                         location, why_not = five, None
             if why_not is not None:
@@ -352,11 +352,12 @@ def _search_blobs(
 
 
 def _final_checks(
-    image: np.ndarray, location: BoardLocation, size: int | None
+    photo: _Photo, location: BoardLocation, size: int | None
 ) -> tuple[BoardLocation, str | None]:
     """The frame after the last checks (moved off the table if a line of it is), and why it is
     no kingdom: ``MOSTLY_TABLE``, ``NOT_TILES``, or None when it is one."""
-    location = _off_the_table(image, _with_table_likeness(image, location))
+    image = photo.image
+    location = _off_the_table(image, _with_table_likeness(photo, location))
     if _mostly_table(location, size_given=size is not None):
         return location, MOSTLY_TABLE
     # A size given may frame a 5×5 kingdom 7×7: a ring of table, few edges.
@@ -578,11 +579,12 @@ def _peel(small: _Photo, blob, size, fitted=None):
 
 class _Photo:
     """The decoded photo, its working-size copy ``small``, small's scale to the photo, and the
-    fits (``_fit``) made in it so far.
+    fits (``_fit``) and table likenesses made in it so far.
 
     One search fits some blobs more than once: a blob that held no kingdom is split, its parts
     tried, and is then peeled, which fits it whole again; a second look may give a part again.
-    A fit depends only on the blob's pixels and the size asked for, so each is made once.
+    A fit depends only on the blob's pixels and the size asked for, so each is made once; and
+    so can be made ahead, in a helper thread (``fit_ahead``).
     """
 
     def __init__(self, image: np.ndarray, small: np.ndarray, scale: float) -> None:
@@ -592,6 +594,7 @@ class _Photo:
         self._fits: dict[tuple, Future] = {}
         self._fits_lock = threading.Lock()
         self.searched = False  # set when the search is over: no more fitting ahead
+        self._likenesses: dict[tuple, Future] = {}  # table_likeness by size and homography
 
     def fit(self, blob: np.ndarray, size: int | None):
         """``_fit(self, blob, size)``, made once per blob and size; ``NoBoardFound`` as it."""
@@ -616,28 +619,50 @@ class _Photo:
             for blob in reversed(blobs):
                 if self.searched:
                     return
-                self._made_once(blob, size)
+                fitted = self._made_once(blob, size).result()
+                if not isinstance(fitted, NoBoardFound) and not self.searched:
+                    # The table likeness its frame will be checked with when the fit is the
+                    # blob's kingdom as it stands (``_final_checks``).
+                    frame, n = fitted[:2]
+                    corners = frame / self.scale
+                    location = location_from_corners(corners, n, image_shape=self.image.shape[:2])
+                    self.table_likeness(location.homography, n)
 
         # (No thread to be had: the search fits every blob itself.)
         with contextlib.suppress(RuntimeError):
             threading.Thread(target=fit_all, name="fit_ahead", daemon=True).start()
 
+    def table_likeness(self, homography: np.ndarray, size: int) -> np.ndarray | None:
+        """``vision.holes.table_likeness`` of the photo for this frame, made once (by the
+        search, or ahead by the helper fitting blobs); the caller's own copy."""
+        from vision.holes import table_likeness
+
+        key = (size, homography.tobytes())
+        likeness = self._once(self._likenesses, key, table_likeness, self.image, homography, size)
+        likeness = likeness.result()
+        return None if likeness is None else likeness.copy()
+
+    def _once(self, made: dict[tuple, Future], key: tuple, make, *args) -> Future:
+        """``make(*args)`` as a Future, made here unless another thread made or is making it;
+        a NoBoardFound raised is its result."""
+        with self._fits_lock:
+            future = made.get(key)
+            if future is not None:
+                return future
+            future = made[key] = Future()
+        try:
+            future.set_result(make(*args))
+        except NoBoardFound as error:
+            future.set_result(error)
+        except BaseException as error:  # to whoever waits for it
+            future.set_exception(error)
+        return future
+
     def _made_once(self, blob: np.ndarray, size: int | None) -> Future:
         """The fit of ``blob``: made here unless another thread made or is making it."""
         x, y, w, h = cv2.boundingRect(blob)  # every pixel of the blob lies in it
         key = (size, blob.shape, x, y, w, h, blob[y : y + h, x : x + w].tobytes())
-        with self._fits_lock:
-            made = self._fits.get(key)
-            if made is not None:
-                return made
-            made = self._fits[key] = Future()
-        try:
-            made.set_result(_fit(self, blob, size))
-        except NoBoardFound as error:
-            made.set_result(error)
-        except BaseException as error:  # to whoever waits for it
-            made.set_exception(error)
-        return made
+        return self._once(self._fits, key, _fit, self, blob, size)
 
 
 def _fit(photo: _Photo, blob, size):
@@ -851,14 +876,12 @@ def _five_inside(image: np.ndarray, location: BoardLocation, why: str) -> BoardL
     return dataclasses.replace(five, warnings=(*without_size_doubt(five.warnings), said))
 
 
-def _with_table_likeness(image: np.ndarray, location: BoardLocation) -> BoardLocation:
+def _with_table_likeness(photo: _Photo, location: BoardLocation) -> BoardLocation:
     """``location`` carrying its cells' table likeness (the reader's holes use it too),
     measured unless a step before (placing the frame over unseen tiles) measured it already."""
-    from vision.holes import table_likeness
-
     if location.table_likeness is not None:
         return location
-    likeness = table_likeness(image, location.homography, location.size)
+    likeness = photo.table_likeness(location.homography, location.size)
     return dataclasses.replace(location, table_likeness=likeness)
 
 

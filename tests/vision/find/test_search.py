@@ -788,8 +788,9 @@ def test_the_texture_model_is_begun_when_a_blob_holds_no_kingdom(aau_board, monk
 
 def test_blobs_fitted_ahead_in_a_helper_thread_give_the_same_kingdoms(aau_board, monkeypatch):
     """The blobs after the first are fitted in a helper thread, last first, while the search
-    goes through them in order; every fit is made once, by whichever thread comes to it first,
-    and the search decides as it does alone."""
+    goes through them in order, and the table likeness of each frame found is measured there
+    too; every fit is made once, by whichever thread comes to it first, and the search decides
+    as it does alone."""
     import threading
 
     from vision.find import search as search_module
@@ -809,18 +810,32 @@ def test_blobs_fitted_ahead_in_a_helper_thread_give_the_same_kingdoms(aau_board,
         return real_fit(photo, blob, size)
 
     monkeypatch.setattr(search_module, "_fit", recording)
+    import vision.holes as holes_module
+
+    likeness_in: list[str] = []
+    real_likeness = holes_module.table_likeness
+
+    def recording_likeness(*args):
+        likeness_in.append(threading.current_thread().name)
+        return real_likeness(*args)
+
+    monkeypatch.setattr(holes_module, "table_likeness", recording_likeness)
     found = {}
     for threads in (1, 2):
         monkeypatch.setattr(search_module, "reading_threads", lambda threads=threads: threads)
         monkeypatch.setattr(table_module, "reading_threads", lambda threads=threads: threads)
         made_in.clear()
+        likeness_in.clear()
         found[threads] = find_kingdoms(photo)
         boxes = [box for _, box in made_in]
         assert len(boxes) == len(set(boxes))  # each blob fitted once
         if threads == 1:
             assert {name for name, _ in made_in} == {"MainThread"}
+            assert set(likeness_in) == {"MainThread"}
         else:
+            # The fits ahead, and the table likeness of the frames they gave.
             assert "fit_ahead" in {name for name, _ in made_in}
+            assert "fit_ahead" in likeness_in
     assert len(found[1].kingdoms) == 3
     for a, b in zip(found[1].kingdoms, found[2].kingdoms, strict=True):
         assert np.array_equal(a.corners, b.corners) and a.warnings == b.warnings
