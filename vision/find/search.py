@@ -11,11 +11,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -239,16 +238,23 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             )
         )
 
+    # One helper thread (none when the reader keeps to one thread) fits the blobs ahead of the
+    # search, and then makes the pixel network's table model, which is asked for whenever a
+    # blob holds no kingdom by colour: begun from the first such blob on.
+    helper = _helper_thread()
     photo = _Photo(image, small, scale)
-    # The pixel network's table model is asked for whenever a blob holds no kingdom by colour:
-    # made in a thread from the first such blob on, while the other blobs are searched.
-    photo.fit_ahead(blobs[1:], size)
     try:
-        found = _search_blobs(photo, looks, model, blobs, size, looks.begin_by_texture)
+        photo.fit_ahead(blobs[1:], size, helper)
+        found = _search_blobs(
+            photo, looks, model, blobs, size, lambda: looks.begin_by_texture(helper)
+        )
+        photo.searched = True  # what is left to fit ahead is not asked for
+        if found.failed_blobs:
+            found = _again_by_texture(photo, looks, found, size)
     finally:
         photo.searched = True
-    if found.failed_blobs:
-        found = _again_by_texture(photo, looks, found, size)
+        if helper is not None:
+            helper.shutdown(wait=False, cancel_futures=True)
     cut_off = [sentence for _, sentence in found.cut]
     if not found.complete:
         if cut_off:
@@ -577,6 +583,12 @@ def _peel(small: _Photo, blob, size, fitted=None):
     return found
 
 
+def _helper_thread() -> ThreadPoolExecutor | None:
+    """The finder's one helper thread, or None when the reader keeps to one thread
+    (``vision.model.reading_threads``)."""
+    return ThreadPoolExecutor(1, "find_helper") if reading_threads() >= 2 else None
+
+
 class _Photo:
     """The decoded photo, its working-size copy ``small``, small's scale to the photo, and the
     fits (``_fit``) and table likenesses made in it so far.
@@ -604,33 +616,33 @@ class _Photo:
         frame, *rest = fitted
         return (frame.copy(), *rest)  # the caller's own frame, the one remembered untouched
 
-    def fit_ahead(self, blobs, size: int | None) -> None:
-        """Fit ``blobs`` in a helper thread, last first, each one the search has not begun,
-        while the search goes through them first to last (``reading_threads`` allowing).
+    def fit_ahead(self, blobs, size: int | None, helper: Executor | None) -> None:
+        """Fit ``blobs`` in the ``helper`` thread, last first, each one the search has not
+        begun, while the search goes through them first to last; and measure the table
+        likeness of each frame fitted, as the search's final checks will ask for it.
 
         A fit depends only on the blob's pixels and the size, so whichever thread makes it,
         the search gets the same answer at the same point, and decides as it would alone.
         """
-        if len(blobs) == 0 or reading_threads() < 2:
+        if helper is None:
             return
-        blobs = list(blobs)
-
-        def fit_all() -> None:
+        try:
             for blob in reversed(blobs):
-                if self.searched:
-                    return
-                fitted = self._made_once(blob, size).result()
-                if not isinstance(fitted, NoBoardFound) and not self.searched:
-                    # The table likeness its frame will be checked with when the fit is the
-                    # blob's kingdom as it stands (``_final_checks``).
-                    frame, n = fitted[:2]
-                    corners = frame / self.scale
-                    location = location_from_corners(corners, n, image_shape=self.image.shape[:2])
-                    self.table_likeness(location.homography, n)
+                helper.submit(self._fit_ahead, blob, size)
+        except RuntimeError:  # the helper is gone: the search fits every blob itself
+            return
 
-        # (No thread to be had: the search fits every blob itself.)
-        with contextlib.suppress(RuntimeError):
-            threading.Thread(target=fit_all, name="fit_ahead", daemon=True).start()
+    def _fit_ahead(self, blob: np.ndarray, size: int | None) -> None:
+        if self.searched:
+            return
+        fitted = self._made_once(blob, size).result()
+        if isinstance(fitted, NoBoardFound) or self.searched:
+            return
+        # The table likeness its frame is checked with when the fit is the blob's kingdom as
+        # it stands (``_final_checks``).
+        frame, n = fitted[:2]
+        location = location_from_corners(frame / self.scale, n, image_shape=self.image.shape[:2])
+        self.table_likeness(location.homography, n)
 
     def table_likeness(self, homography: np.ndarray, size: int) -> np.ndarray | None:
         """``vision.holes.table_likeness`` of the photo for this frame, made once (by the

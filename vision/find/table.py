@@ -19,15 +19,15 @@ in a checked cloth beside a kingdom, so the finder asks it only where colour fou
 
 from __future__ import annotations
 
-import threading
-from concurrent.futures import Future
+import contextlib
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
 
-from vision.model import MODELS_DIR, reading_threads
+from vision.model import MODELS_DIR
 from vision.stats import median
 
 BORDER_BAND = 0.04  # fraction of the short side sampled as "table"
@@ -141,31 +141,20 @@ class TableModels:
             return self._texture.result()
         return self._texture_model()
 
-    def begin_by_texture(self) -> None:
-        """Begin making ``by_texture`` in a thread, for a caller that will surely ask for it but
-        has other work first (the finder, once a blob held no kingdom by colour). Nothing when
-        it is made or begun already, or the reader keeps to one thread (``reading_threads``).
+    def begin_by_texture(self, helper: Executor | None) -> None:
+        """Begin making ``by_texture`` in the ``helper`` thread, for a caller that will surely
+        ask for it but has other work first (the finder, once a blob held no kingdom by
+        colour). Nothing when it is made or begun already, or there is no helper.
 
         The model is the same array for array: a pure function of the photo, its large array
         operations, k-means included, run without Python's lock (k-means seeds the calling
         thread's own OpenCV random numbers).
         """
-        if "by_texture" in self.__dict__ or self._texture is not None or reading_threads() < 2:
+        if helper is None or "by_texture" in self.__dict__ or self._texture is not None:
             return
         self.by_colour  # noqa: B018 (the first pass both share, made here and not in two threads)
-        future: Future = Future()
-
-        def make() -> None:
-            try:
-                future.set_result(self._texture_model())
-            except BaseException as error:  # handed to whoever asks for the model
-                future.set_exception(error)
-
-        try:
-            threading.Thread(target=make, name="texture_model").start()
-        except RuntimeError:  # no thread to be had: made when asked
-            return
-        self._texture = future
+        with contextlib.suppress(RuntimeError):  # the helper is gone: made when asked
+            self._texture = helper.submit(self._texture_model)
 
     def _texture_model(self) -> TableModel:
         return self._model(_PixelJudge(self._lab, _shading_free_colour(self._half)[..., 0]))

@@ -757,8 +757,9 @@ def test_clutter_whose_enlarged_crop_shows_no_kingdom_is_not_searched_again(aau_
 
 def test_the_texture_model_is_begun_when_a_blob_holds_no_kingdom(aau_board, monkeypatch):
     """A blob with no kingdom (a box lid) means the pixel network's second look will be made:
-    its table model is begun in a thread then, and the kingdoms found are the same as when
-    it is made in the search's own thread."""
+    its table model is begun in the finder's helper thread then, and the kingdoms found are the
+    same as when it is made in the search's own thread."""
+    from vision.find import search as search_module
     from vision.find import table as table_module
 
     photo = table("plain", 1000, 1500, seed=2)
@@ -769,17 +770,19 @@ def test_the_texture_model_is_begun_when_a_blob_holds_no_kingdom(aau_board, monk
     begun = []
     real_begin = table_module.TableModels.begin_by_texture
 
-    def recording(self):
-        begun.append(self)
-        real_begin(self)
+    def recording(self, helper):
+        begun.append((self, helper))
+        real_begin(self, helper)
 
     monkeypatch.setattr(table_module.TableModels, "begin_by_texture", recording)
-    monkeypatch.setattr(table_module, "reading_threads", lambda: 2)
+    monkeypatch.setattr(search_module, "reading_threads", lambda: 2)
     in_thread = find_kingdoms(photo)
-    assert begun and begun[0]._texture is not None
-    monkeypatch.setattr(table_module, "reading_threads", lambda: 1)
+    models, helper = begun[0]
+    assert helper is not None and models._texture is not None
+    monkeypatch.setattr(search_module, "reading_threads", lambda: 1)
     alone = find_kingdoms(photo)
-    assert begun[-1]._texture is None
+    models, helper = begun[-1]
+    assert helper is None and models._texture is None
     assert len(in_thread.kingdoms) == len(alone.kingdoms) == 1
     for a, b in zip(in_thread.kingdoms, alone.kingdoms, strict=True):
         assert np.array_equal(a.corners, b.corners)
@@ -794,7 +797,6 @@ def test_blobs_fitted_ahead_in_a_helper_thread_give_the_same_kingdoms(aau_board,
     import threading
 
     from vision.find import search as search_module
-    from vision.find import table as table_module
 
     photo = table("plain", 1300, 1700, seed=2)
     for n, (x, y) in zip((1, 2, 4), ((900, 150), (300, 200), (600, 800)), strict=True):
@@ -823,7 +825,6 @@ def test_blobs_fitted_ahead_in_a_helper_thread_give_the_same_kingdoms(aau_board,
     found = {}
     for threads in (1, 2):
         monkeypatch.setattr(search_module, "reading_threads", lambda threads=threads: threads)
-        monkeypatch.setattr(table_module, "reading_threads", lambda threads=threads: threads)
         made_in.clear()
         likeness_in.clear()
         found[threads] = find_kingdoms(photo)
@@ -834,8 +835,8 @@ def test_blobs_fitted_ahead_in_a_helper_thread_give_the_same_kingdoms(aau_board,
             assert set(likeness_in) == {"MainThread"}
         else:
             # The fits ahead, and the table likeness of the frames they gave.
-            assert "fit_ahead" in {name for name, _ in made_in}
-            assert "fit_ahead" in likeness_in
+            assert "find_helper_0" in {name for name, _ in made_in}
+            assert "find_helper_0" in likeness_in
     assert len(found[1].kingdoms) == 3
     for a, b in zip(found[1].kingdoms, found[2].kingdoms, strict=True):
         assert np.array_equal(a.corners, b.corners) and a.warnings == b.warnings

@@ -191,10 +191,14 @@ def test_the_pixel_network_judges_a_photo_with_one_hidden_layer_in_memory():
     assert peak < 1.5 * judge._hidden.nbytes
 
 
-def test_the_texture_model_begun_in_a_thread_is_the_one_made_when_asked(aau_board, monkeypatch):
-    """``begin_by_texture`` makes the pixel network's model in a thread of its own while the
-    caller goes on; asked for, it is the model made in the caller's thread, array for array."""
+def test_the_texture_model_begun_in_a_helper_thread_is_the_one_made_when_asked(
+    aau_board, monkeypatch
+):
+    """``begin_by_texture`` makes the pixel network's model in the helper thread while the
+    caller goes on; asked for, it is the model made in the caller's thread, array for array.
+    Without a helper it is made when asked."""
     import threading
+    from concurrent.futures import ThreadPoolExecutor
 
     from vision.find import table as table_module
 
@@ -208,18 +212,16 @@ def test_the_texture_model_begun_in_a_thread_is_the_one_made_when_asked(aau_boar
         return real(self)
 
     monkeypatch.setattr(table_module.TableModels, "_texture_model", recording)
-    monkeypatch.setattr(table_module, "reading_threads", lambda: 2)
     begun = table_module.TableModels(photo)
-    begun.begin_by_texture()
-    begun.begin_by_texture()  # once only
-    in_thread = begun.by_texture
+    with ThreadPoolExecutor(1, "helper") as helper:
+        begun.begin_by_texture(helper)
+        begun.begin_by_texture(helper)  # once only
+        in_thread = begun.by_texture
     asked = table_module.TableModels(photo).by_texture
-    assert made_in == ["texture_model", "MainThread"]
+    assert made_in == ["helper_0", "MainThread"]
     assert np.array_equal(in_thread.not_table, asked.not_table)
     assert np.array_equal(in_thread.joined, asked.joined)
-    # Held to one thread, nothing is begun: the model is made when asked.
-    monkeypatch.setattr(table_module, "reading_threads", lambda: 1)
-    one = table_module.TableModels(photo)
-    one.begin_by_texture()
-    assert np.array_equal(one.by_texture.not_table, asked.not_table)
+    alone = table_module.TableModels(photo)
+    alone.begin_by_texture(None)
+    assert np.array_equal(alone.by_texture.not_table, asked.not_table)
     assert made_in[2:] == ["MainThread"]
