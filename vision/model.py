@@ -70,10 +70,7 @@ class CellModel:
             raise ValueError(f"threads must be 1 or 2, got {threads!r}")
         # The helper thread's own copies of the networks (about 1 ms each to read), or None.
         self._helper_nets = _read_nets(networks) if threads == 2 else None
-        # The helper thread, and the process it belongs to: a child forked from this process
-        # (the lab's process pools) has the executor but not its thread, and makes its own.
         self._helper: ThreadPoolExecutor | None = None
-        self._helper_pid = 0
         # cv2.dnn.Net is not safe to call from two threads at once (the app may do that): one
         # caller at a time uses the networks, and only that caller's helper uses the copies.
         self._lock = threading.Lock()
@@ -170,9 +167,8 @@ class CellModel:
             return _forward_in_chunks(net, names, blob)
         half = (len(blob) + 1) // 2
         try:
-            if self._helper is None or self._helper_pid != os.getpid():
+            if self._helper is None:
                 self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cell_model")
-                self._helper_pid = os.getpid()
             second = self._helper.submit(
                 _forward_in_chunks, self._helper_nets[n], names, blob[half:]
             )

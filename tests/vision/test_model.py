@@ -281,34 +281,3 @@ def test_reading_threads_follow_opencv(monkeypatch):
     assert reading_threads() == 1
     monkeypatch.setattr("os.cpu_count", lambda: 2)
     assert reading_threads() == 2
-
-
-_FORKED: dict = {}  # what a forked child reads (inherited, not pickled)
-
-
-def _predict_in_child(crops):
-    return _FORKED["model"].predict(crops)
-
-
-def test_a_forked_child_reads_with_a_helper_of_its_own(shared_dir, monkeypatch):
-    """A child forked after the helper thread started (the lab's process pools) has the
-    executor but not its thread: it makes its own rather than wait for one that is not there."""
-    import multiprocessing
-
-    import cv2
-
-    from vision.cells import cut_cells
-
-    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "1.jpg"))
-    crops = cut_cells(board, 5)
-    model, _ = _two_threaded_and_counted(monkeypatch)
-    expected = model.predict(crops)  # the helper thread started here
-    assert sum(net.crops for net in model._helper_nets) > 0
-    _FORKED["model"] = model
-    try:
-        with multiprocessing.get_context("fork").Pool(1) as pool:
-            got = pool.apply_async(_predict_in_child, (crops,)).get(timeout=60)
-    finally:
-        _FORKED.clear()
-    for a, b in zip(got, expected, strict=True):
-        np.testing.assert_array_equal(a, b)
