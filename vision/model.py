@@ -12,10 +12,8 @@ network is unsure of is read by both and their answers averaged.
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -42,37 +40,19 @@ class ModelInfo:
 
 
 class CellModel:
-    """Runs the network(s) on batches of crops. One instance per process (see ``load_model``).
+    """Runs the network(s) on batches of crops. One instance per process (see ``load_model``)."""
 
-    ``threads`` (at most 2; default: 2 when OpenCV may use two, see ``reading_threads``) is how
-    many threads a forward pass is shared by: with two, the crops are split in halves and a
-    helper thread runs the second half through its own copy of the networks while the caller
-    runs the first (a cv2.dnn.Net is not safe to call from two threads at once, and OpenCV runs
-    these small passes almost wholly in the calling thread: the second core was idle). Each
-    crop's answer is the same bit for bit whichever half it is in.
-    """
-
-    def __init__(
-        self,
-        onnx_bytes: bytes,
-        info: ModelInfo,
-        second_opinion: bytes | None = None,
-        threads: int | None = None,
-    ):
+    def __init__(self, onnx_bytes: bytes, info: ModelInfo, second_opinion: bytes | None = None):
         if info.terrains != tuple(t.value for t in TERRAINS):
             raise ValueError(f"model was trained for terrains {info.terrains}, code has {TERRAINS}")
         self.info = info
-        networks = [network for network in (onnx_bytes, second_opinion) if network is not None]
-        self._nets = _read_nets(networks)
+        self._nets = [
+            cv2.dnn.readNetFromONNX(np.frombuffer(network, np.uint8))
+            for network in (onnx_bytes, second_opinion)
+            if network is not None
+        ]
         self._outputs = [net.getUnconnectedOutLayersNames() for net in self._nets]
-        threads = reading_threads() if threads is None else threads
-        if threads not in (1, 2):
-            raise ValueError(f"threads must be 1 or 2, got {threads!r}")
-        # The helper thread's own copies of the networks (about 1 ms each to read), or None.
-        self._helper_nets = _read_nets(networks) if threads == 2 else None
-        self._helper: ThreadPoolExecutor | None = None
-        # cv2.dnn.Net is not safe to call from two threads at once (the app may do that): one
-        # caller at a time uses the networks, and only that caller's helper uses the copies.
+        # cv2.dnn.Net is not safe to call from two threads at once (the app may do that).
         self._lock = threading.Lock()
 
     @property
@@ -144,9 +124,11 @@ class CellModel:
         blob = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
         terrain, crowns = [], None
         with self._lock:
-            for n in range(nets):
+            for n, (net, names) in enumerate(
+                zip(self._nets[:nets], self._outputs[:nets], strict=True)
+            ):
                 skip = len(crops) if n == 0 and unturned is not None else 0
-                outputs = self._forward(n, blob[skip:])
+                outputs = _forward_in_chunks(net, names, blob[skip:])
                 asked = turns - (1 if skip else 0)
                 by_width = {o.shape[1]: o.reshape(asked, len(crops), -1) for o in outputs}
                 net_terrain = _softmax(by_width[len(TERRAINS)])
@@ -157,25 +139,6 @@ class CellModel:
                         crowns = np.concatenate([unturned[1], crowns])
                 terrain.append(net_terrain)
         return terrain, crowns
-
-    def _forward(self, n: int, blob: np.ndarray) -> list[np.ndarray]:
-        """Network ``n``'s outputs for ``blob`` (B, 3, CROP, CROP), each (B, width): the second
-        half of the crops in the helper thread while this one reads the first, when there is a
-        helper (and OpenCV is not held to one thread) and more than one crop."""
-        net, names = self._nets[n], self._outputs[n]
-        if self._helper_nets is None or len(blob) < 2 or reading_threads() < 2:
-            return _forward_in_chunks(net, names, blob)
-        half = (len(blob) + 1) // 2
-        try:
-            if self._helper is None:
-                self._helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cell_model")
-            second = self._helper.submit(
-                _forward_in_chunks, self._helper_nets[n], names, blob[half:]
-            )
-        except RuntimeError:  # no thread to be had (at exit, or a limit): this one reads all
-            return _forward_in_chunks(net, names, blob)
-        first = _forward_in_chunks(net, names, blob[:half])
-        return [np.concatenate(pair) for pair in zip(first, second.result(), strict=True)]
 
     def _answer(
         self, terrain: list[np.ndarray], crowns: np.ndarray
@@ -192,17 +155,6 @@ class CellModel:
 # process: 5,800-8,300 page faults and 66-68 ms of CPU in one pass; 300 and 54-57 ms in
 # chunks of 8, 1,100-1,600 and 57-63 ms in chunks of 16; the same once warm).
 FORWARD_CHUNK = 8
-
-
-def reading_threads() -> int:
-    """Threads the cell model shares a forward pass among: 2, or 1 on a one-core machine or
-    when OpenCV is held to one thread (``cv2.setNumThreads(1)``, as the lab's evaluations do to
-    measure per core)."""
-    return 2 if cv2.getNumThreads() >= 2 and (os.cpu_count() or 1) >= 2 else 1
-
-
-def _read_nets(networks: list[bytes]) -> list:
-    return [cv2.dnn.readNetFromONNX(np.frombuffer(network, np.uint8)) for network in networks]
 
 
 def _forward_in_chunks(net, names, blob: np.ndarray) -> list[np.ndarray]:

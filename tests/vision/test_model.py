@@ -150,9 +150,7 @@ def test_the_second_look_reuses_the_first_networks_unturned_answer(shared_dir):
     crops = cut_cells(cv2.GaussianBlur(board, (0, 0), 3), 5)  # a blur leaves six cells unsure
     shipped = load_model()
     second = json.loads(_read_resource("cell_model.json"))["second_opinion"]["file"]
-    model = CellModel(
-        _read_resource("cell_model.onnx"), shipped.info, _read_resource(second), threads=1
-    )
+    model = CellModel(_read_resource("cell_model.onnx"), shipped.info, _read_resource(second))
     terrain, crowns = model.predict(crops)
     unsure = needs_second_look(terrain, crowns)
     assert 0 < unsure.sum() < len(crops)
@@ -177,7 +175,7 @@ def test_a_7x7_board_is_read_a_few_crops_per_pass_with_the_answers_of_one_pass(s
 
     board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "2.jpg"))
     crops = cut_cells(board, 7)
-    model = CellModel(_read_resource("cell_model.onnx"), load_model().info, threads=1)
+    model = CellModel(_read_resource("cell_model.onnx"), load_model().info)
     net, names = model._nets[0], model._outputs[0]
     net.setInput(np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0)
     by_width = {output.shape[1]: output for output in net.forward(names)}
@@ -187,97 +185,3 @@ def test_a_7x7_board_is_read_a_few_crops_per_pass_with_the_answers_of_one_pass(s
     assert 1 < counting.largest <= FORWARD_CHUNK < len(crops)
     exp = np.exp(by_width[8] - by_width[8].max(axis=1, keepdims=True))
     np.testing.assert_array_equal(terrain, exp / exp.sum(axis=1, keepdims=True))
-
-
-def _two_threaded_and_counted(monkeypatch):
-    """The shipped pair in a model sharing its passes between two threads, the networks of
-    each thread counting their crops, and the thread each forward pass ran in."""
-    import threading
-
-    from vision import model as model_module
-
-    monkeypatch.setattr(model_module, "reading_threads", lambda: 2)
-    second = json.loads(model_module._read_resource("cell_model.json"))["second_opinion"]["file"]
-    model = model_module.CellModel(
-        model_module._read_resource("cell_model.onnx"),
-        load_model().info,
-        model_module._read_resource(second),
-        threads=2,
-    )
-    threads: set[str] = set()
-
-    class Counting(_CountingNet):
-        def forward(self, names):
-            threads.add(threading.current_thread().name)
-            return super().forward(names)
-
-    model._nets = [Counting(net) for net in model._nets]
-    model._helper_nets = [Counting(net) for net in model._helper_nets]
-    return model, threads
-
-
-def test_two_threads_read_every_crop_as_one_does(shared_dir, monkeypatch):
-    """With two threads the second half of each pass goes through the helper thread's own
-    copies of the networks (a cv2.dnn.Net is not to be called from two threads at once), and
-    every probability is the one-thread model's, bit for bit, first look and second."""
-    import cv2
-
-    from vision.cells import cut_cells, needs_second_look
-    from vision.model import CellModel, _read_resource
-
-    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "2.jpg"))
-    crops = cut_cells(cv2.GaussianBlur(board, (0, 0), 3), 7)
-    second = json.loads(_read_resource("cell_model.json"))["second_opinion"]["file"]
-    alone = CellModel(
-        _read_resource("cell_model.onnx"), load_model().info, _read_resource(second), threads=1
-    )
-    model, threads = _two_threaded_and_counted(monkeypatch)
-    for turns in (False, True):
-        for got, expected in zip(
-            model.predict(crops, all_turns=turns),
-            alone.predict(crops, all_turns=turns),
-            strict=True,
-        ):
-            np.testing.assert_array_equal(got, expected)
-    for got, expected in zip(
-        model.predict_twice(crops, needs_second_look),
-        alone.predict_twice(crops, needs_second_look),
-        strict=True,
-    ):
-        np.testing.assert_array_equal(got, expected)
-    (first, other), (helper_first, helper_other) = model._nets, model._helper_nets
-    assert helper_first.crops > 0 and helper_other.crops > 0
-    assert first.crops >= helper_first.crops and other.crops >= helper_other.crops
-    assert len(threads) == 2  # the caller's and the helper's
-
-
-def test_one_thread_when_opencv_is_held_to_one(shared_dir, monkeypatch):
-    """The lab's evaluations hold OpenCV to one thread to measure per core: the model then
-    reads every crop in the calling thread."""
-    import cv2
-
-    from vision import model as model_module
-    from vision.cells import cut_cells
-
-    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / "1.jpg"))
-    crops = cut_cells(board, 5)
-    model, threads = _two_threaded_and_counted(monkeypatch)
-    monkeypatch.setattr(model_module, "reading_threads", lambda: 1)
-    model.predict(crops, all_turns=True)
-    assert [net.crops for net in model._helper_nets] == [0, 0]
-    assert [net.crops for net in model._nets] == [4 * len(crops)] * 2
-    assert threads == {"MainThread"}
-
-
-def test_reading_threads_follow_opencv(monkeypatch):
-    import cv2
-
-    from vision.model import reading_threads
-
-    monkeypatch.setattr(cv2, "getNumThreads", lambda: 1)
-    assert reading_threads() == 1
-    monkeypatch.setattr(cv2, "getNumThreads", lambda: 8)
-    monkeypatch.setattr("os.cpu_count", lambda: 1)
-    assert reading_threads() == 1
-    monkeypatch.setattr("os.cpu_count", lambda: 2)
-    assert reading_threads() == 2

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -61,7 +62,6 @@ from vision.find.regions import (
     split_blob,
 )
 from vision.find.table import TableModel, TableModels
-from vision.model import reading_threads
 
 # Working resolution for the search: enough for 0.05-cell accuracy on a kingdom that fills a
 # third of the frame, small enough for a few tens of milliseconds per stage.
@@ -583,9 +583,15 @@ def _peel(small: _Photo, blob, size, fitted=None):
     return found
 
 
+def reading_threads() -> int:
+    """Threads the finder shares its work among: 2, or 1 on a one-core machine or when OpenCV
+    is held to one thread (``cv2.setNumThreads(1)``, as the lab's evaluations do to measure per
+    core)."""
+    return 2 if cv2.getNumThreads() >= 2 and (os.cpu_count() or 1) >= 2 else 1
+
+
 def _helper_thread() -> ThreadPoolExecutor | None:
-    """The finder's one helper thread, or None when the reader keeps to one thread
-    (``vision.model.reading_threads``)."""
+    """The finder's one helper thread, or None when it keeps to one (``reading_threads``)."""
     return ThreadPoolExecutor(1, "find_helper") if reading_threads() >= 2 else None
 
 

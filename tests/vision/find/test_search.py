@@ -841,3 +841,19 @@ def test_blobs_fitted_ahead_in_a_helper_thread_give_the_same_kingdoms(aau_board,
     for a, b in zip(found[1].kingdoms, found[2].kingdoms, strict=True):
         assert np.array_equal(a.corners, b.corners) and a.warnings == b.warnings
         assert np.array_equal(a.table_likeness, b.table_likeness)
+
+
+def test_the_finder_keeps_to_one_thread_when_opencv_is_held_to_one(monkeypatch):
+    from vision.find import search as search_module
+
+    monkeypatch.setattr(cv2, "getNumThreads", lambda: 1)
+    assert search_module.reading_threads() == 1
+    assert search_module._helper_thread() is None
+    monkeypatch.setattr(cv2, "getNumThreads", lambda: 8)
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
+    assert search_module.reading_threads() == 1
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert search_module.reading_threads() == 2
+    helper = search_module._helper_thread()
+    assert helper is not None
+    helper.shutdown()
