@@ -534,7 +534,7 @@ def test_a_kingdom_missing_a_whole_line_keeps_its_frame(aau_board):
     """A frame whose edge column is all table stays where it is when there is table beyond its
     other side too: the kingdom really lacks that column."""
     from vision.find.location import location_from_corners
-    from vision.find.search import _off_the_table, _with_table_likeness
+    from vision.find.search import _off_the_table, _Photo, _with_table_likeness
 
     photo = table("wood", 1000, 1200, seed=4)
     board = aau_board(4).copy()
@@ -542,7 +542,7 @@ def test_a_kingdom_missing_a_whole_line_keeps_its_frame(aau_board):
     lay(photo, board, 300, 300)
     corners = np.array([[300, 300], [800, 300], [800, 800], [300, 800]], float)
     location = _with_table_likeness(
-        photo, location_from_corners(corners, 5, image_shape=photo.shape[:2])
+        _Photo(photo, photo, 1.0), location_from_corners(corners, 5, image_shape=photo.shape[:2])
     )
     assert (location.table_likeness[:, 4] >= 0.6).all()  # that column looks like the table
     assert _off_the_table(photo, location) is location
