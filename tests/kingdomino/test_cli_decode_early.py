@@ -102,9 +102,9 @@ def test_a_photo_run_keeps_the_memory_it_frees_for_its_next_arrays():
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
 def test_the_reader_threads_reuse_the_memory_the_run_freed():
-    """After ``keep_freed_memory`` an array made in another thread (the cell model's helper,
-    the finder's texture model) comes from the memory the main thread freed, not from a fresh
-    heap of its own faulted in page by page."""
+    """After ``keep_freed_memory`` an array made in another thread (the finder's helper, the
+    decode) comes from the memory the main thread freed, not from a fresh heap of its own
+    faulted in page by page."""
     code = (
         "import ctypes; ctypes.CDLL(None).prctl(41, 1, 0, 0, 0)\n"  # no huge pages, as above
         "import resource, sys, threading, numpy as np\n"
