@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -97,3 +98,69 @@ def test_a_photo_run_keeps_the_memory_it_frees_for_its_next_arrays():
         faults[how] = int(done.stdout)
     # Kept, only the growth to 21 MB is faulted in (5,342 pages); else each array (58,900).
     assert faults["keep"] < faults["default"] / 2
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_the_reader_threads_reuse_the_memory_the_run_freed():
+    """After ``keep_freed_memory`` an array made in another thread (the finder's helper, the
+    decode) comes from the memory the main thread freed, not from a fresh heap of its own
+    faulted in page by page."""
+    code = (
+        "import ctypes; ctypes.CDLL(None).prctl(41, 1, 0, 0, 0)\n"  # no huge pages, as above
+        "import resource, sys, threading, numpy as np\n"
+        "from kingdomino.cli import keep_freed_memory\n"
+        "if sys.argv[1] == 'keep': assert keep_freed_memory()\n"
+        "np.ones(20 << 17)\n"  # 20 MB made and freed by the main thread
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
+        "thread = threading.Thread(target=lambda: [np.ones(5 << 17) for _ in range(3)])\n"
+        "thread.start(); thread.join()\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)\n"
+    )
+    faults = {}
+    for how in ("keep", "default"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, how], capture_output=True, text=True, check=True, cwd=REPO
+        )
+        faults[how] = int(done.stdout)
+    # Kept, the thread's three 5 MB arrays fault in 5 pages; else 3,846.
+    assert faults["keep"] < faults["default"] / 10
+
+
+def test_numpys_blas_keeps_to_one_thread_unless_the_user_says(monkeypatch):
+    from kingdomino.cli import one_blas_thread
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    one_blas_thread()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    one_blas_thread()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "3"
+
+
+def test_the_command_loads_openblas_with_one_thread():
+    """The setting is made before numpy loads OpenBLAS (which reads it then): its worker
+    threads would spin on the core the reader's own threads use."""
+    code = (
+        "import ctypes, sys\n"
+        "from kingdomino.cli import main\n"
+        "assert 'numpy' not in sys.modules\n"
+        "main(['score', '--json', sys.argv[1]])\n"
+        "lib = next((line.split()[-1] for line in open('/proc/self/maps')\n"
+        "            if 'scipy_openblas' in line.rsplit('/', 1)[-1]), None)\n"
+        "name = 'scipy_openblas_get_num_threads64_'\n"
+        "get = getattr(ctypes.CDLL(lib), name, None) if lib else None\n"
+        "print(get() if get else 'unknown', file=sys.stderr)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(SAMPLE)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+        env=env,
+    )
+    threads = done.stderr.strip().splitlines()[-1]
+    if threads == "unknown":
+        pytest.skip("numpy's BLAS is not scipy-openblas")
+    assert threads == "1"

@@ -12,6 +12,10 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -234,10 +238,23 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
             )
         )
 
+    # One helper thread (none when the reader keeps to one thread) fits the blobs ahead of the
+    # search, and then makes the pixel network's table model, which is asked for whenever a
+    # blob holds no kingdom by colour: begun from the first such blob on.
+    helper = _helper_thread()
     photo = _Photo(image, small, scale)
-    found = _search_blobs(photo, looks, model, blobs, size)
-    if found.failed_blobs:
-        found = _again_by_texture(photo, looks, found, size)
+    try:
+        photo.fit_ahead(blobs[1:], size, helper)
+        found = _search_blobs(
+            photo, looks, model, blobs, size, lambda: looks.begin_by_texture(helper)
+        )
+        photo.searched = True  # what is left to fit ahead is not asked for
+        if found.failed_blobs:
+            found = _again_by_texture(photo, looks, found, size)
+    finally:
+        photo.searched = True
+        if helper is not None:
+            helper.shutdown(wait=False, cancel_futures=True)
     cut_off = [sentence for _, sentence in found.cut]
     if not found.complete:
         if cut_off:
@@ -270,9 +287,15 @@ class _Search(NamedTuple):
 
 
 def _search_blobs(
-    photo: _Photo, looks: TableModels, model: TableModel, blobs, size: int | None
+    photo: _Photo,
+    looks: TableModels,
+    model: TableModel,
+    blobs,
+    size: int | None,
+    on_failed_blob: Callable[[], None] | None = None,
 ) -> _Search:
-    """The kingdom decision for everything ``model`` shows in each blob, largest blob first."""
+    """The kingdom decision for everything ``model`` shows in each blob, largest blob first.
+    ``on_failed_blob`` is called whenever a blob is counted in ``failed_blobs``."""
     image, small, scale = photo.image, photo.small, photo.scale
     shape = image.shape[:2]
     complete: list[BoardLocation] = []
@@ -286,10 +309,14 @@ def _search_blobs(
             kingdoms = _kingdoms_in_blob(photo, model, blob, size)
         except NoBoardFound as err:
             failed_blobs += 1
+            if on_failed_blob is not None:
+                on_failed_blob()
             errors.append(err)
             continue
         if _keeps_more(blob, [frame for frame, *_ in kingdoms]):
             failed_blobs += 1  # two kingdoms with holes, joined, are left when two are peeled
+            if on_failed_blob is not None:
+                on_failed_blob()
         for frame, n, span, warnings, touches in kingdoms:
             location = location_from_corners(
                 frame / scale, n, warnings, image_shape=shape, tile_span=span
@@ -315,12 +342,12 @@ def _search_blobs(
             if reaches_past_photo(location):
                 errors.append(NoBoardFound(FRAME_PAST_EDGE))
                 continue
-            location, why_not = _final_checks(image, location, size)
+            location, why_not = _final_checks(photo, location, size)
             if why_not is NOT_TILES:
                 # Or a 5×5 kingdom framed 7×7, its rim mostly table (as past the photo's edge).
                 five = _five_inside(image, location, NO_TILES_ROUND)
                 if five is not None:
-                    five, five_why_not = _final_checks(image, five, size)
+                    five, five_why_not = _final_checks(photo, five, size)
                     if five_why_not is None:
                         location, why_not = five, None
             if why_not is not None:
@@ -331,11 +358,12 @@ def _search_blobs(
 
 
 def _final_checks(
-    image: np.ndarray, location: BoardLocation, size: int | None
+    photo: _Photo, location: BoardLocation, size: int | None
 ) -> tuple[BoardLocation, str | None]:
     """The frame after the last checks (moved off the table if a line of it is), and why it is
     no kingdom: ``MOSTLY_TABLE``, ``NOT_TILES``, or None when it is one."""
-    location = _off_the_table(image, _with_table_likeness(image, location))
+    image = photo.image
+    location = _off_the_table(image, _with_table_likeness(photo, location))
     if _mostly_table(location, size_given=size is not None):
         return location, MOSTLY_TABLE
     # A size given may frame a 5×5 kingdom 7×7: a ring of table, few edges.
@@ -555,33 +583,104 @@ def _peel(small: _Photo, blob, size, fitted=None):
     return found
 
 
+def reading_threads() -> int:
+    """Threads the finder shares its work among: 2, or 1 on a one-core machine or when OpenCV
+    is held to one thread (``cv2.setNumThreads(1)``, as the lab's evaluations do to measure per
+    core)."""
+    return 2 if cv2.getNumThreads() >= 2 and (os.cpu_count() or 1) >= 2 else 1
+
+
+def _helper_thread() -> ThreadPoolExecutor | None:
+    """The finder's one helper thread, or None when it keeps to one (``reading_threads``)."""
+    return ThreadPoolExecutor(1, "find_helper") if reading_threads() >= 2 else None
+
+
 class _Photo:
     """The decoded photo, its working-size copy ``small``, small's scale to the photo, and the
-    fits (``_fit``) made in it so far.
+    fits (``_fit``) and table likenesses made in it so far.
 
     One search fits some blobs more than once: a blob that held no kingdom is split, its parts
     tried, and is then peeled, which fits it whole again; a second look may give a part again.
-    A fit depends only on the blob's pixels and the size asked for, so each is made once.
+    A fit depends only on the blob's pixels and the size asked for, so each is made once; and
+    so can be made ahead, in a helper thread (``fit_ahead``).
     """
 
     def __init__(self, image: np.ndarray, small: np.ndarray, scale: float) -> None:
         self.image, self.small, self.scale = image, small, scale
-        self._fits: dict[tuple, tuple | NoBoardFound] = {}
+        # Each fit's answer (a tuple or the NoBoardFound raised), made by whichever thread
+        # asked first: the search's, or the helper fitting blobs ahead (``fit_ahead``).
+        self._fits: dict[tuple, Future] = {}
+        self._fits_lock = threading.Lock()
+        self.searched = False  # set when the search is over: no more fitting ahead
+        self._likenesses: dict[tuple, Future] = {}  # table_likeness by size and homography
 
     def fit(self, blob: np.ndarray, size: int | None):
         """``_fit(self, blob, size)``, made once per blob and size; ``NoBoardFound`` as it."""
-        x, y, w, h = cv2.boundingRect(blob)  # every pixel of the blob lies in it
-        key = (size, blob.shape, x, y, w, h, blob[y : y + h, x : x + w].tobytes())
-        if key not in self._fits:
-            try:
-                self._fits[key] = _fit(self, blob, size)
-            except NoBoardFound as error:
-                self._fits[key] = error
-        fitted = self._fits[key]
+        fitted = self._made_once(blob, size).result()
         if isinstance(fitted, NoBoardFound):
             raise fitted
         frame, *rest = fitted
         return (frame.copy(), *rest)  # the caller's own frame, the one remembered untouched
+
+    def fit_ahead(self, blobs, size: int | None, helper: Executor | None) -> None:
+        """Fit ``blobs`` in the ``helper`` thread, last first, each one the search has not
+        begun, while the search goes through them first to last; and measure the table
+        likeness of each frame fitted, as the search's final checks will ask for it.
+
+        A fit depends only on the blob's pixels and the size, so whichever thread makes it,
+        the search gets the same answer at the same point, and decides as it would alone.
+        """
+        if helper is None:
+            return
+        try:
+            for blob in reversed(blobs):
+                helper.submit(self._fit_ahead, blob, size)
+        except RuntimeError:  # the helper is gone: the search fits every blob itself
+            return
+
+    def _fit_ahead(self, blob: np.ndarray, size: int | None) -> None:
+        if self.searched:
+            return
+        fitted = self._made_once(blob, size).result()
+        if isinstance(fitted, NoBoardFound) or self.searched:
+            return
+        # The table likeness its frame is checked with when the fit is the blob's kingdom as
+        # it stands (``_final_checks``).
+        frame, n = fitted[:2]
+        location = location_from_corners(frame / self.scale, n, image_shape=self.image.shape[:2])
+        self.table_likeness(location.homography, n)
+
+    def table_likeness(self, homography: np.ndarray, size: int) -> np.ndarray | None:
+        """``vision.holes.table_likeness`` of the photo for this frame, made once (by the
+        search, or ahead by the helper fitting blobs); the caller's own copy."""
+        from vision.holes import table_likeness
+
+        key = (size, homography.tobytes())
+        likeness = self._once(self._likenesses, key, table_likeness, self.image, homography, size)
+        likeness = likeness.result()
+        return None if likeness is None else likeness.copy()
+
+    def _once(self, made: dict[tuple, Future], key: tuple, make, *args) -> Future:
+        """``make(*args)`` as a Future, made here unless another thread made or is making it;
+        a NoBoardFound raised is its result."""
+        with self._fits_lock:
+            future = made.get(key)
+            if future is not None:
+                return future
+            future = made[key] = Future()
+        try:
+            future.set_result(make(*args))
+        except NoBoardFound as error:
+            future.set_result(error)
+        except BaseException as error:  # to whoever waits for it
+            future.set_exception(error)
+        return future
+
+    def _made_once(self, blob: np.ndarray, size: int | None) -> Future:
+        """The fit of ``blob``: made here unless another thread made or is making it."""
+        x, y, w, h = cv2.boundingRect(blob)  # every pixel of the blob lies in it
+        key = (size, blob.shape, x, y, w, h, blob[y : y + h, x : x + w].tobytes())
+        return self._once(self._fits, key, _fit, self, blob, size)
 
 
 def _fit(photo: _Photo, blob, size):
@@ -795,14 +894,12 @@ def _five_inside(image: np.ndarray, location: BoardLocation, why: str) -> BoardL
     return dataclasses.replace(five, warnings=(*without_size_doubt(five.warnings), said))
 
 
-def _with_table_likeness(image: np.ndarray, location: BoardLocation) -> BoardLocation:
+def _with_table_likeness(photo: _Photo, location: BoardLocation) -> BoardLocation:
     """``location`` carrying its cells' table likeness (the reader's holes use it too),
     measured unless a step before (placing the frame over unseen tiles) measured it already."""
-    from vision.holes import table_likeness
-
     if location.table_likeness is not None:
         return location
-    likeness = table_likeness(image, location.homography, location.size)
+    likeness = photo.table_likeness(location.homography, location.size)
     return dataclasses.replace(location, table_likeness=likeness)
 
 

@@ -19,6 +19,8 @@ in a checked cloth beside a kingdom, so the finder asks it only where colour fou
 
 from __future__ import annotations
 
+import contextlib
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -127,6 +129,7 @@ class TableModels:
         # plenty.
         self._half = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
         self._lab = _shading_free_colour(cv2.GaussianBlur(self._half, (0, 0), 1.0))
+        self._texture: Future | None = None  # by_texture being made in a thread
 
     @cached_property
     def by_colour(self) -> TableModel:
@@ -134,6 +137,26 @@ class TableModels:
 
     @cached_property
     def by_texture(self) -> TableModel:
+        if self._texture is not None:
+            return self._texture.result()
+        return self._texture_model()
+
+    def begin_by_texture(self, helper: Executor | None) -> None:
+        """Begin making ``by_texture`` in the ``helper`` thread, for a caller that will surely
+        ask for it but has other work first (the finder, once a blob held no kingdom by
+        colour). Nothing when it is made or begun already, or there is no helper.
+
+        The model is the same array for array: a pure function of the photo, its large array
+        operations, k-means included, run without Python's lock (k-means seeds the calling
+        thread's own OpenCV random numbers).
+        """
+        if helper is None or "by_texture" in self.__dict__ or self._texture is not None:
+            return
+        self.by_colour  # noqa: B018 (the first pass both share, made here and not in two threads)
+        with contextlib.suppress(RuntimeError):  # the helper is gone: made when asked
+            self._texture = helper.submit(self._texture_model)
+
+    def _texture_model(self) -> TableModel:
         return self._model(_PixelJudge(self._lab, _shading_free_colour(self._half)[..., 0]))
 
     def stands_out(self) -> np.ndarray:

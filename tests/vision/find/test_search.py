@@ -534,7 +534,7 @@ def test_a_kingdom_missing_a_whole_line_keeps_its_frame(aau_board):
     """A frame whose edge column is all table stays where it is when there is table beyond its
     other side too: the kingdom really lacks that column."""
     from vision.find.location import location_from_corners
-    from vision.find.search import _off_the_table, _with_table_likeness
+    from vision.find.search import _off_the_table, _Photo, _with_table_likeness
 
     photo = table("wood", 1000, 1200, seed=4)
     board = aau_board(4).copy()
@@ -542,7 +542,7 @@ def test_a_kingdom_missing_a_whole_line_keeps_its_frame(aau_board):
     lay(photo, board, 300, 300)
     corners = np.array([[300, 300], [800, 300], [800, 800], [300, 800]], float)
     location = _with_table_likeness(
-        photo, location_from_corners(corners, 5, image_shape=photo.shape[:2])
+        _Photo(photo, photo, 1.0), location_from_corners(corners, 5, image_shape=photo.shape[:2])
     )
     assert (location.table_likeness[:, 4] >= 0.6).all()  # that column looks like the table
     assert _off_the_table(photo, location) is location
@@ -753,3 +753,107 @@ def test_clutter_whose_enlarged_crop_shows_no_kingdom_is_not_searched_again(aau_
     assert np.abs(kingdom.corners - truth).max() < 16
     assert len(views) >= 2  # the kingdom's crop and the lid's
     assert not any(view is small for view in views for small in working)
+
+
+def test_the_texture_model_is_begun_when_a_blob_holds_no_kingdom(aau_board, monkeypatch):
+    """A blob with no kingdom (a box lid) means the pixel network's second look will be made:
+    its table model is begun in the finder's helper thread then, and the kingdoms found are the
+    same as when it is made in the search's own thread."""
+    from vision.find import search as search_module
+    from vision.find import table as table_module
+
+    photo = table("plain", 1000, 1500, seed=2)
+    lay(photo, cv2.resize(aau_board(4), (400, 400), interpolation=cv2.INTER_AREA), 200, 300)
+    lid = np.full((420, 300, 3), (40, 40, 170), np.uint8)
+    cv2.putText(lid, "KINGDOMINO", (10, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 3)
+    photo[290:710, 1000:1300] = lid
+    begun = []
+    real_begin = table_module.TableModels.begin_by_texture
+
+    def recording(self, helper):
+        begun.append((self, helper))
+        real_begin(self, helper)
+
+    monkeypatch.setattr(table_module.TableModels, "begin_by_texture", recording)
+    monkeypatch.setattr(search_module, "reading_threads", lambda: 2)
+    in_thread = find_kingdoms(photo)
+    models, helper = begun[0]
+    assert helper is not None and models._texture is not None
+    monkeypatch.setattr(search_module, "reading_threads", lambda: 1)
+    alone = find_kingdoms(photo)
+    models, helper = begun[-1]
+    assert helper is None and models._texture is None
+    assert len(in_thread.kingdoms) == len(alone.kingdoms) == 1
+    for a, b in zip(in_thread.kingdoms, alone.kingdoms, strict=True):
+        assert np.array_equal(a.corners, b.corners)
+        assert np.array_equal(a.table_likeness, b.table_likeness)
+
+
+def test_blobs_fitted_ahead_in_a_helper_thread_give_the_same_kingdoms(aau_board, monkeypatch):
+    """The blobs after the first are fitted in a helper thread, last first, while the search
+    goes through them in order, and the table likeness of each frame found is measured there
+    too; every fit is made once, by whichever thread comes to it first, and the search decides
+    as it does alone."""
+    import threading
+
+    from vision.find import search as search_module
+
+    photo = table("plain", 1300, 1700, seed=2)
+    for n, (x, y) in zip((1, 2, 4), ((900, 150), (300, 200), (600, 800)), strict=True):
+        lay(photo, cv2.resize(aau_board(n), (350, 350), interpolation=cv2.INTER_AREA), x, y)
+    lid = np.full((300, 220, 3), (40, 40, 170), np.uint8)
+    cv2.putText(lid, "LID", (10, 150), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 3)
+    photo[900:1200, 1300:1520] = lid
+    made_in: list[tuple[str, tuple]] = []
+    real_fit = search_module._fit
+
+    def recording(photo, blob, size):
+        made_in.append((threading.current_thread().name, cv2.boundingRect(blob)))
+        return real_fit(photo, blob, size)
+
+    monkeypatch.setattr(search_module, "_fit", recording)
+    import vision.holes as holes_module
+
+    likeness_in: list[str] = []
+    real_likeness = holes_module.table_likeness
+
+    def recording_likeness(*args):
+        likeness_in.append(threading.current_thread().name)
+        return real_likeness(*args)
+
+    monkeypatch.setattr(holes_module, "table_likeness", recording_likeness)
+    found = {}
+    for threads in (1, 2):
+        monkeypatch.setattr(search_module, "reading_threads", lambda threads=threads: threads)
+        made_in.clear()
+        likeness_in.clear()
+        found[threads] = find_kingdoms(photo)
+        boxes = [box for _, box in made_in]
+        assert len(boxes) == len(set(boxes))  # each blob fitted once
+        if threads == 1:
+            assert {name for name, _ in made_in} == {"MainThread"}
+            assert set(likeness_in) == {"MainThread"}
+        else:
+            # The fits ahead, and the table likeness of the frames they gave.
+            assert "find_helper_0" in {name for name, _ in made_in}
+            assert "find_helper_0" in likeness_in
+    assert len(found[1].kingdoms) == 3
+    for a, b in zip(found[1].kingdoms, found[2].kingdoms, strict=True):
+        assert np.array_equal(a.corners, b.corners) and a.warnings == b.warnings
+        assert np.array_equal(a.table_likeness, b.table_likeness)
+
+
+def test_the_finder_keeps_to_one_thread_when_opencv_is_held_to_one(monkeypatch):
+    from vision.find import search as search_module
+
+    monkeypatch.setattr(cv2, "getNumThreads", lambda: 1)
+    assert search_module.reading_threads() == 1
+    assert search_module._helper_thread() is None
+    monkeypatch.setattr(cv2, "getNumThreads", lambda: 8)
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
+    assert search_module.reading_threads() == 1
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert search_module.reading_threads() == 2
+    helper = search_module._helper_thread()
+    assert helper is not None
+    helper.shutdown()

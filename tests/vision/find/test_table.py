@@ -189,3 +189,39 @@ def test_the_pixel_network_judges_a_photo_with_one_hidden_layer_in_memory():
     tracemalloc.stop()
     np.testing.assert_array_equal(unlike, expected)
     assert peak < 1.5 * judge._hidden.nbytes
+
+
+def test_the_texture_model_begun_in_a_helper_thread_is_the_one_made_when_asked(
+    aau_board, monkeypatch
+):
+    """``begin_by_texture`` makes the pixel network's model in the helper thread while the
+    caller goes on; asked for, it is the model made in the caller's thread, array for array.
+    Without a helper it is made when asked."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from vision.find import table as table_module
+
+    photo = table("wood", 900, 1200, seed=2)
+    lay(photo, aau_board(1), 350, 200)
+    made_in = []
+    real = table_module.TableModels._texture_model
+
+    def recording(self):
+        made_in.append(threading.current_thread().name)
+        return real(self)
+
+    monkeypatch.setattr(table_module.TableModels, "_texture_model", recording)
+    begun = table_module.TableModels(photo)
+    with ThreadPoolExecutor(1, "helper") as helper:
+        begun.begin_by_texture(helper)
+        begun.begin_by_texture(helper)  # once only
+        in_thread = begun.by_texture
+    asked = table_module.TableModels(photo).by_texture
+    assert made_in == ["helper_0", "MainThread"]
+    assert np.array_equal(in_thread.not_table, asked.not_table)
+    assert np.array_equal(in_thread.joined, asked.joined)
+    alone = table_module.TableModels(photo)
+    alone.begin_by_texture(None)
+    assert np.array_equal(alone.by_texture.not_table, asked.not_table)
+    assert made_in[2:] == ["MainThread"]
