@@ -71,6 +71,21 @@ def test_a_kingdom_on_a_grid_mat_beside_a_sleeve_the_table_parts_from_it_is_foun
     assert kingdom.size == scene.size and min(errors) < 0.35 * cell
 
 
+@pytest.mark.parametrize("seed", [9378, 9492])
+def test_a_kingdom_on_a_grid_mat_against_a_neighbour_cut_by_the_edge_is_found(seed):
+    """Development scenes of lab.synth --kind grid_mat: a neighbour cut by the photo's edge
+    lies against the kingdom, its tiles running on from the frame to the edge, with the mat
+    along the frame's three other sides (``decision.lies_against_whole_kingdom``). Each was
+    refused as a kingdom cut by the photo's edge."""
+    from lab.synth import make_kind_scene
+
+    scene = make_kind_scene(seed, "grid_mat")
+    kingdom = find_board(scene.image)
+    cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / scene.size
+    errors = [np.abs(np.roll(kingdom.corners, r, axis=0) - scene.corners).max() for r in range(4)]
+    assert kingdom.size == scene.size and min(errors) < 0.35 * cell
+
+
 def test_a_kingdom_cut_by_the_edge_is_named_not_read(aau_board):
     photo = table(height=1000, width=1600)
     lay(photo, aau_board(12), 150, 250)
