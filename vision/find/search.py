@@ -20,6 +20,7 @@ import numpy as np
 
 from scoring.words import Joined, msg, nmsg
 from vision.find.decision import (
+    FLUSH_MIN_SUPPORT,
     FOUND_MIN_CELL_SPREAD,
     FOUND_MIN_EDGE_SHARE,
     cut_off_sentence,
@@ -537,16 +538,20 @@ def _cut_rows_run_on(model, small: np.ndarray, frame: np.ndarray, n: int, span) 
     """Whether what stands out runs on from the N×N ``frame`` (``small`` pixels) to the photo's
     edge (``runs_on_to_edge``) as the cut rows of a kingdom whose inner part was framed.
 
-    Not when the tiles fill the frame (``span``, their rows and columns in it) and what runs on
-    can only be a neighbour lying against it (``lies_against_whole_kingdom``: lab.synth
-    grid_mat development scenes 9378 and 9492). Tiles short of their frame may be a kingdom of
-    its size framed a row off, its last row running on: that run counts as it is.
+    Not when the tiles fill the frame (``span``, their rows and columns in it), the frame sits
+    on their seams (``frame_edge_support`` at least FLUSH_MIN_SUPPORT) and what runs on can only
+    be a neighbour lying against it (``lies_against_whole_kingdom``: lab.synth grid_mat
+    development scenes 9378 and 9492, support 0.75 and 0.9). Tiles short of their frame may be
+    a kingdom of its size framed a row off, its last row running on, and so may a frame off
+    its seams (lab.tables development scene 7673, a kingdom cut by the edge, support 0.6): that
+    run counts as it is.
     """
-    frame = frame * _mask_scale(model, small)
-    if not runs_on_to_edge(model.not_table, frame, n):
+    mask_frame = frame * _mask_scale(model, small)
+    if not runs_on_to_edge(model.not_table, mask_frame, n):
         return False
     whole = tuple(span) == (0, n, 0, n)
-    return not (whole and lies_against_whole_kingdom(model.not_table, frame, n))
+    whole = whole and frame_edge_support(small, frame, n) >= FLUSH_MIN_SUPPORT
+    return not (whole and lies_against_whole_kingdom(model.not_table, mask_frame, n))
 
 
 def _peel(small: _Photo, blob, size, fitted=None):
