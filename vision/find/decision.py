@@ -138,6 +138,20 @@ SHORT_NEAR_EDGE = 1.0
 RUN_ON_GAP = 0.2
 RUN_ON_MIN_CELLS = 1.0
 RUN_ON_MIN_CONTACT = 0.15
+# What runs on is a neighbour lying against a whole kingdom, not the kingdom's own cut rows,
+# when the frame's tiles fill it with no line of table across it (one kingdom, not parts of
+# two with the table between) and three of the four lines of cells just past its sides are
+# table: a cut 7×7 kingdom whose inner 5×5 was framed goes on past that frame on both axes
+# (or past the photo), and a Mighty Duel kingdom at a game's end never lies within five rows.
+# A line is table when at least LINE_TABLE_SHARE of its cells in the photo (LINE_MIN_SEEN of
+# them or more) are, their middles under CELL_MIN_TILES not table. On lab.synth grid_mat
+# development scenes 9378 and 9492 (a neighbour cut by the photo's edge pushed against the
+# kingdom) the three lines were table in every cell; on lab.tables development scenes 7009,
+# 8268 and 9889 (inner 5×5 frames of cut 7×7 kingdoms) at most two were, and so in a frame
+# over one kingdom's last column, the table beside it and three columns of a cut one.
+LINE_TABLE_SHARE = 2 / 3
+LINE_MIN_SEEN = 3
+CELL_MIN_TILES = 0.5
 
 
 def touches_border(blob: np.ndarray) -> bool:
@@ -223,6 +237,51 @@ def runs_on_to_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool
     return bool(
         area >= RUN_ON_MIN_CELLS * cell * cell and contact >= RUN_ON_MIN_CONTACT * cell * cell
     )
+
+
+def lies_against_whole_kingdom(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool:
+    """Whether what stands out past the N×N ``frame`` (in the pixels of ``not_table``, the
+    table model's uint8 mask) can only be a neighbour lying against a whole kingdom: no row or
+    column of the frame is table, and three of the four lines of cells just past its sides are.
+
+    Tiles running on from a frame to the photo's edge (``runs_on_to_edge``) are the cut rows
+    of a bigger kingdom only when there is room for it past the frame on both axes; a frame
+    with table along three sides is a whole kingdom, and what runs on past the fourth is a
+    neighbour's, however close it lies (pushed against it, or joined to it by a printed mat's
+    lines). A line of table across the frame says it holds parts of two kingdoms instead.
+    """
+    px = 16  # per cell of the view: a cell's middle is its middle 8×8
+    frame = np.asarray(frame, dtype=np.float32).reshape(4, 2)
+    grown = size + 2
+    cells = np.array([[1, 1], [size + 1, 1], [size + 1, size + 1], [1, size + 1]], np.float32)
+    to_view = cv2.getPerspectiveTransform(frame, cells * px)
+    view = (grown * px, grown * px)
+    tiles = cv2.warpPerspective(not_table, to_view, view, flags=cv2.INTER_NEAREST)
+    photo = np.full(not_table.shape[:2], 255, np.uint8)
+    seen = cv2.warpPerspective(photo, to_view, view, flags=cv2.INTER_NEAREST)
+    middle = slice(px // 4, px - px // 4)
+
+    def per_cell(image: np.ndarray) -> np.ndarray:
+        return image.reshape(grown, px, grown, px)[:, middle, :, middle].mean(axis=(1, 3)) / 255
+
+    table, seen = per_cell(tiles) < CELL_MIN_TILES, per_cell(seen) > 0.9
+
+    def is_table(line: np.ndarray, in_photo: np.ndarray) -> bool:
+        return bool(in_photo.sum() >= LINE_MIN_SEEN and line[in_photo].mean() >= LINE_TABLE_SHARE)
+
+    inside = slice(1, size + 1)
+    for k in range(1, size + 1):
+        if is_table(table[k, inside], seen[k, inside]) or is_table(
+            table[inside, k], seen[inside, k]
+        ):
+            return False
+    sides = (
+        (table[0, inside], seen[0, inside]),
+        (table[-1, inside], seen[-1, inside]),
+        (table[inside, 0], seen[inside, 0]),
+        (table[inside, -1], seen[inside, -1]),
+    )
+    return sum(is_table(line, in_photo) for line, in_photo in sides) >= 3
 
 
 def reaches_past_photo(location) -> bool:

@@ -24,9 +24,11 @@ import numpy as np
 
 from scoring.words import Joined, msg, nmsg
 from vision.find.decision import (
+    FLUSH_MIN_SUPPORT,
     FOUND_MIN_CELL_SPREAD,
     FOUND_MIN_EDGE_SHARE,
     cut_off_sentence,
+    lies_against_whole_kingdom,
     reaches_past_photo,
     reading_order,
     runs_on_to_edge,
@@ -330,7 +332,7 @@ def _search_blobs(
                 location = _five_inside_seven(image, location)
             past_edge = touches and (
                 tiles_past_edge(small, frame, n, looks.stands_out)
-                or runs_on_to_edge(model.not_table, frame * _mask_scale(model, small), n)
+                or _cut_rows_run_on(model, small, frame, n, span)
             )
             support = frame_edge_support(small, frame, n) if touches else 1.0
             sentence = cut_off_sentence(location, touches, past_edge, support)
@@ -558,6 +560,26 @@ def _kingdoms_in_parts(small: _Photo, model, parts, size, touches, again=True):
             and (again or frame_edge_support(small.small, frame, n) >= SNAPPED_MIN_SUPPORT)
         ]
     return found
+
+
+def _cut_rows_run_on(model, small: np.ndarray, frame: np.ndarray, n: int, span) -> bool:
+    """Whether what stands out runs on from the N×N ``frame`` (``small`` pixels) to the photo's
+    edge (``runs_on_to_edge``) as the cut rows of a kingdom whose inner part was framed.
+
+    Not when the tiles fill the frame (``span``, their rows and columns in it), the frame sits
+    on their seams (``frame_edge_support`` at least FLUSH_MIN_SUPPORT) and what runs on can only
+    be a neighbour lying against it (``lies_against_whole_kingdom``: lab.synth grid_mat
+    development scenes 9378 and 9492, support 0.75 and 0.9). Tiles short of their frame may be
+    a kingdom of its size framed a row off, its last row running on, and so may a frame off
+    its seams (lab.tables development scene 7673, a kingdom cut by the edge, support 0.6): that
+    run counts as it is.
+    """
+    mask_frame = frame * _mask_scale(model, small)
+    if not runs_on_to_edge(model.not_table, mask_frame, n):
+        return False
+    whole = tuple(span) == (0, n, 0, n)
+    whole = whole and frame_edge_support(small, frame, n) >= FLUSH_MIN_SUPPORT
+    return not (whole and lies_against_whole_kingdom(model.not_table, mask_frame, n))
 
 
 def _peel(small: _Photo, blob, size, fitted=None):

@@ -13,6 +13,7 @@ from vision.find.decision import (
     FOUND_MIN_EDGE_SHARE,
     PX,
     lattice_evidence,
+    lies_against_whole_kingdom,
     runs_on_to_edge,
     straightened_view,
     tiles_seen,
@@ -242,6 +243,45 @@ def test_tiles_running_on_from_the_frame_to_the_photo_edge_mean_it_is_cut():
     cards = _tiles_mask(range(1, 6), range(2, 7))
     cards[:31, 60:220] = 255
     assert not runs_on_to_edge(cards, frame, 5)
+
+
+def test_tiles_running_on_past_one_side_of_a_frame_with_table_along_three_are_a_neighbours():
+    """A 5×5 frame over rows 1-5, columns 2-6 of tiles (40 px cells). A neighbour pushed
+    against its right side, half a cell lower, runs on to the photo's right edge: with table
+    above, below and left of the frame no 7×7 kingdom holds it, so the run is not its cut rows."""
+    frame = np.array([[80, 40], [280, 40], [280, 240], [80, 240]], float)
+    neighbour = _tiles_mask(range(1, 6), range(2, 7), shape=(400, 370))
+    neighbour[62:, 284:] = 255  # its tiles joined in the mask, to the photo's edge
+    assert runs_on_to_edge(neighbour, frame, 5)
+    assert lies_against_whole_kingdom(neighbour, frame, 5)
+    # The kingdom's own sixth row below the frame: a 7×7 cut by the right edge may hold it.
+    sixth = neighbour.copy()
+    sixth[240:280, :284] = _tiles_mask(range(6, 7), range(0, 10), shape=(400, 370))[240:280, :284]
+    assert not lies_against_whole_kingdom(sixth, frame, 5)
+    # The frame's top row at the photo's top edge: the row above it is past the photo, where
+    # a cut kingdom's rows may lie.
+    at_top = np.zeros_like(neighbour)
+    at_top[:360] = neighbour[40:400]
+    assert not lies_against_whole_kingdom(at_top, frame - [0, 40], 5)
+
+
+def test_a_frame_over_parts_of_two_kingdoms_is_not_a_whole_one_a_neighbour_lies_against():
+    """Tiles run on past the frame's right side to the photo's edge (40 px cells): a kingdom
+    cut by the edge, framed with a column of table and the last column of the kingdom on its
+    left inside the frame (the frame's columns 2-6 over tiles in columns 0-2 and 4-6, and
+    past them)."""
+    frame = np.array([[80, 40], [280, 40], [280, 240], [80, 240]], float)
+    two = _tiles_mask(range(1, 6), [*range(0, 3), *range(4, 7)], shape=(400, 350))
+    two[42:238, 284:] = 255  # the cut kingdom's tiles joined in the mask, to the photo's edge
+    assert runs_on_to_edge(two, frame, 5)
+    assert not lies_against_whole_kingdom(two, frame, 5)
+    # Table on three sides, but the column of table across the frame still parts two kingdoms.
+    parted = two.copy()
+    parted[:, :80] = 0
+    assert not lies_against_whole_kingdom(parted, frame, 5)
+    # That column filled: one kingdom with table on three sides, what runs on a neighbour's.
+    filled = parted | _tiles_mask(range(1, 6), [3], shape=(400, 350))
+    assert lies_against_whole_kingdom(filled, frame, 5)
 
 
 def test_touches_border():

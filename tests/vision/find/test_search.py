@@ -71,6 +71,34 @@ def test_a_kingdom_on_a_grid_mat_beside_a_sleeve_the_table_parts_from_it_is_foun
     assert kingdom.size == scene.size and min(errors) < 0.35 * cell
 
 
+@pytest.mark.parametrize("seed", [9378, 9492])
+def test_a_kingdom_on_a_grid_mat_against_a_neighbour_cut_by_the_edge_is_found(seed):
+    """Development scenes of lab.synth --kind grid_mat: a neighbour cut by the photo's edge
+    lies against the kingdom, its tiles running on from the frame to the edge, with the mat
+    along the frame's three other sides (``decision.lies_against_whole_kingdom``). Each was
+    refused as a kingdom cut by the photo's edge."""
+    from lab.synth import make_kind_scene
+
+    scene = make_kind_scene(seed, "grid_mat")
+    kingdom = find_board(scene.image)
+    cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / scene.size
+    errors = [np.abs(np.roll(kingdom.corners, r, axis=0) - scene.corners).max() for r in range(4)]
+    assert kingdom.size == scene.size and min(errors) < 0.35 * cell
+
+
+def test_a_cut_kingdom_framed_off_its_seams_with_table_on_three_sides_is_not_read():
+    """Development scene 7673 (a cutting mat): four kingdoms, each cut by the photo's edge. One
+    is framed with its tiles filling the frame, table along three sides and its cut rows running
+    on past the fourth, but the frame sits off its tiles' seams (edge support 0.6): it is no
+    whole kingdom a neighbour lies against."""
+    from lab.tables import make_table_scene
+
+    scene = make_table_scene(7673)
+    assert not any(kingdom.complete for kingdom in scene.kingdoms)
+    with pytest.raises(NoBoardFound, match="cut by the photo's edge"):
+        find_kingdoms(scene.image)
+
+
 def test_a_kingdom_cut_by_the_edge_is_named_not_read(aau_board):
     photo = table(height=1000, width=1600)
     lay(photo, aau_board(12), 150, 250)
