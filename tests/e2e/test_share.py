@@ -22,6 +22,9 @@ def test_share_link_reopens_the_same_result_in_a_new_page(page, browser):
     expect(total_of(page, "Anna")).to_contain_text("51")
     show_kingdom(page, "Player 2")
     enter_board_text(page, 1, WHEAT_24)
+    # Pressing Apply can start its run after the wait for an idle app has already returned, and
+    # that run redraws the "Share link" popover shut (CI, once): wait for what it draws.
+    expect(total_of(page, "Player 2")).to_contain_text("39")  # 24 of regions, 15 of bonuses
     # The link is on the page before Player 2's kingdom: wait until it holds both kingdoms.
     both = Game(GameSetup(("Anna", "Player 2")), ((parse_board(BOARD_51), parse_board(WHEAT_24)),))
     click_when_idle(page, page.get_by_role("button", name="Share link"))
