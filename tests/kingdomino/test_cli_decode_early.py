@@ -90,14 +90,21 @@ def test_a_photo_run_keeps_the_memory_it_frees_for_its_next_arrays():
         "for mb in range(2, 22): np.ones(mb << 17)\n"  # 2, 3, ... 21 MB, each made and freed
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)\n"
     )
+    faults = _page_faults_kept_and_not(code)
+    # Kept, only the growth to 21 MB is faulted in (5,342 pages); else each array (58,900).
+    assert faults["keep"] < faults["default"] / 2
+
+
+def _page_faults_kept_and_not(code: str) -> dict[str, int]:
+    """The page faults ``code`` prints, run in a fresh process with ``keep`` and ``default`` as
+    its argument (with and without ``keep_freed_memory``)."""
     faults = {}
     for how in ("keep", "default"):
         done = subprocess.run(
             [sys.executable, "-c", code, how], capture_output=True, text=True, check=True, cwd=REPO
         )
         faults[how] = int(done.stdout)
-    # Kept, only the growth to 21 MB is faulted in (5,342 pages); else each array (58,900).
-    assert faults["keep"] < faults["default"] / 2
+    return faults
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
@@ -116,12 +123,7 @@ def test_the_reader_threads_reuse_the_memory_the_run_freed():
         "thread.start(); thread.join()\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)\n"
     )
-    faults = {}
-    for how in ("keep", "default"):
-        done = subprocess.run(
-            [sys.executable, "-c", code, how], capture_output=True, text=True, check=True, cwd=REPO
-        )
-        faults[how] = int(done.stdout)
+    faults = _page_faults_kept_and_not(code)
     # Kept, the thread's three 5 MB arrays fault in 5 pages; else 3,846.
     assert faults["keep"] < faults["default"] / 10
 
