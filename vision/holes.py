@@ -367,14 +367,11 @@ def judge_holes(readings: CellReadings, likeness: np.ndarray | None) -> CellRead
         raise ValueError(f"likeness must be {readings.size}×{readings.size}, got {likeness.shape}")
     ratio = np.clip(np.exp(SLOPE * (likeness - MIDPOINT)), MIN_RATIO, CAP)
     terrain = readings.terrain_probs.copy()
+    land = terrain.copy()
+    land[..., _CASTLE] = -1.0  # the model's own first choice is never a second castle
+    sure_holes = (land.argmax(axis=-1) == _EMPTY) & (likeness >= SURE_LIKENESS)
     terrain[..., _EMPTY] *= ratio
     terrain /= terrain.sum(axis=-1, keepdims=True)
-    # Sure: the reading weighed by the table calls it a hole, and the table itself says so at
-    # odds of 20 or more. Weighed, not the model's own first choice: a hole on a blue cloth the
-    # model reads as lake is as much a hole once the table has outweighed the lake.
-    land = terrain.copy()
-    land[..., _CASTLE] = -1.0  # the first choice is never a second castle
-    sure_holes = (land.argmax(axis=-1) == _EMPTY) & (likeness >= SURE_LIKENESS)
     return dataclasses.replace(readings, terrain_probs=terrain, sure_holes=sure_holes)
 
 

@@ -428,27 +428,6 @@ def test_a_sure_hole_is_kept_and_flagged_not_filled_to_complete_a_domino():
     assert cells[second[0] * 5 + second[1]]["uncertain"]
 
 
-def test_a_hole_the_table_outweighs_the_model_on_is_kept_not_filled():
-    """The second hole read as swamp by the model (0.9, a hole 0.05), just like the table
-    (likeness 0.95: the weighed reading calls it a hole at about 9 to 1). W1 beside it wants it
-    as S0 for a domino: decoding keeps the hole, makes the lone W1 a hole too, and flags both,
-    where the model's own first choice alone would have let the swamp fill it."""
-    from vision.holes import judge_holes
-
-    board, first, second, terrain, crowns = _hole_read_as_wheat()
-    swamp, empty = TERRAINS.index(Terrain.SWAMP), TERRAINS.index(Terrain.EMPTY)
-    terrain[second] = 0.01 / 6
-    terrain[second][swamp], terrain[second][empty] = 0.9, 0.05
-    likeness = np.full((5, 5), 0.1)
-    likeness[second] = 0.95
-    judged = judge_holes(CellReadings(terrain, crowns, 0.5), likeness)
-    assert judged.terrain_probs[second].argmax() == empty
-    assert judged.board == board
-    flagged = {tuple(int(v) for v in cell) for cell in np.argwhere(judged.uncertain)}
-    assert {first, second} <= flagged
-    assert "kept as a hole" in judged.decoding
-
-
 def test_sure_holes_are_kept_when_kingdoms_are_decoded_together():
     board, first, second, terrain, crowns = _hole_read_as_wheat()
     sure = np.zeros((5, 5), bool)
