@@ -35,8 +35,8 @@ when the best board would fill one, the board is decoded again with those cells 
 and the hole and the cells its domino would have joined are flagged (``Decoded.doubtful``), so
 the user looks at them rather than trusting a filled-in tile. Any other cell read as a hole
 that the board makes a tile is flagged with the tile its domino joins, for the same reason.
-``decode_game`` decodes the
-kingdoms of one game together, so that no domino is used more often than the set has it.
+``decode_game`` decodes the kingdoms of one game together, so that no domino is used more often
+than the set has it.
 """
 
 from __future__ import annotations
