@@ -33,8 +33,10 @@ A hole is evidence too. A cell that the model and the photo's table check both c
 (``sure_holes``, from ``vision.holes.judge_holes``) is never made a tile to complete a domino:
 when the best board would fill one, the board is decoded again with those cells kept as holes,
 and the hole and the cells its domino would have joined are flagged (``Decoded.doubtful``), so
-the user looks at them rather than trusting a filled-in tile. ``decode_game`` decodes the
-kingdoms of one game together, so that no domino is used more often than the set has it.
+the user looks at them rather than trusting a filled-in tile. Any other cell read as a hole
+that the board makes a tile is flagged with the tile its domino joins, for the same reason.
+``decode_game`` decodes the kingdoms of one game together, so that no domino is used more often
+than the set has it.
 """
 
 from __future__ import annotations
@@ -87,7 +89,8 @@ class Decoded:
     status: str
     nodes: int = 0
     # (N, N) True where decoding could not settle the cell: a sure hole the best board wanted
-    # as a tile, and the cells its domino would have joined. None: no such cell.
+    # as a tile, or a cell read as a hole that it made one, and the cells its domino joins
+    # (would have joined). None: no such cell.
     doubtful: np.ndarray | None = None
 
 
@@ -604,7 +607,26 @@ def _decoded(
             n=n,
             changes=changes,
         )
-    return Decoded(terrain, crowns, corrected, note, "corrected", nodes)
+    return Decoded(
+        terrain,
+        crowns,
+        corrected,
+        note,
+        "corrected",
+        nodes,
+        _holes_filled(terrain, crowns, model_terrain),
+    )
+
+
+def _holes_filled(terrain: np.ndarray, crowns: np.ndarray, model_terrain: np.ndarray):
+    """(N, N) the cells read as holes that the board made tiles, and the cells their dominoes
+    join; None if none. A hole filled to complete a domino and the tile it completes stand or
+    fall together: if the hole was one, so is the tile read beside it (a whole domino missing,
+    its second cell misread), and only the first was changed, so both are flagged."""
+    filled = (model_terrain == _EMPTY) & (terrain != _EMPTY)
+    if not filled.any():
+        return None
+    return filled | _domino_partners(terrain, crowns, filled)
 
 
 def decode_game(
@@ -644,7 +666,8 @@ def decode_game(
     for i, (_, labels) in zip(decoded, solved, strict=True):
         terrain, crowns = readings[i][2], readings[i][3]
         together = _decoded(labels, terrain.shape[0], terrain, crowns, 0, with_game=True)
-        out[i] = replace(together, doubtful=alone[i].doubtful)
+        doubtful = [d for d in (together.doubtful, alone[i].doubtful) if d is not None]
+        out[i] = replace(together, doubtful=np.logical_or.reduce(doubtful) if doubtful else None)
     return tuple(out)
 
 

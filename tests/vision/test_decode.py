@@ -395,6 +395,24 @@ def test_without_the_table_check_decoding_fills_a_hole_to_complete_a_domino():
     assert readings.board[second] == Cell(Terrain.SWAMP, 0)  # the old rule: filled
 
 
+def test_a_hole_filled_to_complete_a_domino_is_flagged_with_the_tile_it_completes():
+    """The W1 is read surely (0.87, over the 0.5 threshold), but it and the hole filled beside
+    it stand or fall together: if that cell is a hole after all, a whole domino is missing and
+    the W1 is a hole too. Both are flagged, not the changed cell alone."""
+    board, first, second, terrain, crowns = _hole_read_as_wheat()
+    readings = CellReadings(terrain, crowns, 0.5)
+    assert readings.confidence[first] > 0.5
+    assert readings.corrected[second] and not readings.corrected[first]
+    flagged = {tuple(int(v) for v in cell) for cell in np.argwhere(readings.uncertain)}
+    assert flagged == {first, second}
+    # Tiles decoding changes between themselves are not holes filled: nothing more is flagged.
+    other = random_kingdom(5, 9)
+    terrain, crowns = misread(*probabilities(other), 2, 3, Cell(Terrain.MINE, 3), share=0.6)
+    readings = CellReadings(terrain, crowns, 0.5)
+    assert readings.corrected.any()
+    assert readings._decoded.doubtful is None
+
+
 def test_a_sure_hole_is_kept_and_flagged_not_filled_to_complete_a_domino():
     board, first, second, terrain, crowns = _hole_read_as_wheat()
     sure = np.zeros((5, 5), bool)
