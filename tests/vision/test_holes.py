@@ -478,3 +478,54 @@ F0 S0 C W0 W0
 F0 M2 W0 G0 F0
 G1 W0 W0 L0 W1
 """
+
+
+@pytest.mark.parametrize("seed", [9447, 9584])
+def test_a_tight_crops_cloth_holes_are_read_as_holes_by_their_art(seed):
+    """Development scenes of lab.synth --kind tight_cloth: a kingdom cropped tight, a patterned
+    light cloth in its holes, no table around. With the art check's ridge at L2 100 the holes'
+    log odds were 1.4-2.7 (9447: 2.7 and 1.7; 9584: 2.5 and 2.2) and decoding made tiles of
+    them; at L2 10 they stand at 4.2-6.5, and no tile reaches 0."""
+    from lab.synth import make_kind_scene
+    from vision.pipeline import decode, read_image
+
+    scene = make_kind_scene(seed, "tight_cloth")
+    ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    reading = read_image(jpeg.tobytes())
+    location = reading.location
+    assert table_likeness(decode(jpeg.tobytes()), location.homography, location.size) is None
+    truth = np.array(scene.labels, object)
+    decoded = np.array([row.split() for row in reading.board.rows_text()], object)
+    turns = max(range(4), key=lambda t: int((np.rot90(decoded, t) == truth).sum()))
+    holes = np.rot90(truth == ".", -turns)  # as the reading lies
+    odds = art_hole_odds(reading.board_image, reading.size)
+    assert odds[holes].min() > 3 and odds[~holes].max() < 0
+    assert (np.rot90(decoded, turns) == truth).all()
+
+
+def test_a_cell_in_doubt_is_read_in_its_four_turns_and_no_other_is(shared_dir, monkeypatch):
+    """A tile's art and a cloth's print have no up: a cell whose art gives odds under
+    ``ART_DOUBT`` either way is judged on its four quarter turns' mean features, so turning the
+    board turns its odds and changes nothing else; a sure cell costs no more passes."""
+    import vision.holes as holes
+
+    board = cv2.imread(str(shared_dir / "datasets/aau-boards/images/5.jpg"))
+    board = cv2.resize(board, (5 * 64, 5 * 64), interpolation=cv2.INTER_AREA)  # 64 px a cell
+    board[:64, 3 * 64 :] = swirled_cloth(64, 2 * 64, 5)
+    board[2 * 64 : 3 * 64, :64] = cv2.addWeighted(  # half cloth, half tile: in doubt
+        board[2 * 64 : 3 * 64, :64], 0.5, swirled_cloth(64, 64, 6), 0.5, 0
+    )
+    passes = []
+    features = holes.art_features
+    monkeypatch.setattr(
+        holes, "art_features", lambda crops: passes.append(len(crops)) or features(crops)
+    )
+    odds = art_hole_odds(board, 5)
+    doubt = np.abs(odds) < holes.ART_DOUBT
+    assert doubt.any() and doubt.sum() <= 3
+    assert passes == [25, 3 * doubt.sum()]
+    for turn in (1, 2, 3):
+        turned = art_hole_odds(np.ascontiguousarray(np.rot90(board, turn)), 5)
+        assert np.allclose(
+            turned[np.rot90(doubt, turn)], np.rot90(odds, turn)[np.rot90(doubt, turn)], atol=1e-3
+        )
