@@ -836,6 +836,65 @@ def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocat
     return here.location
 
 
+def refit_without_side(
+    image: np.ndarray, location: BoardLocation, move: tuple[int, int]
+) -> BoardLocation | None:
+    """The lattice fitted again to the tiles of ``location``'s frame less its line of cells on
+    the side ``move`` drops (``vision.holes.open_sides``: a side that reads as table), the frame
+    kept N×N; None when that gives no frame the tiles fill, or one past the photo's edge.
+
+    A frame can sit on a lattice of the wrong pitch or slant: a checked cloth's squares about a
+    tile wide carried its edge a column out over the table, and its cells, a seventh too wide,
+    left the kingdom's last column out on the other side (lab.synth camera development scene
+    7529). Moving it a cell brings in table, not tiles; fitted to the tiles alone, the lattice
+    finds their own pitch. A kingdom really a line short of its frame is left as it is: its
+    tiles do not fill a frame of its size.
+    """
+    n = location.size
+    down, right = move
+    if location.tile_span is None or abs(down) + abs(right) != 1:
+        return None
+    # The frame's cells less the dropped line, in photo pixels.
+    top, bottom = (1, n) if down == 1 else (0, n - 1) if down == -1 else (0, n)
+    left, far = (1, n) if right == 1 else (0, n - 1) if right == -1 else (0, n)
+    cells = np.array([[left, top], [far, top], [far, bottom], [left, bottom]], np.float64)
+    to_photo = np.linalg.inv(location.homography)
+    inner = cv2.perspectiveTransform(cells.reshape(-1, 1, 2), to_photo).reshape(4, 2)
+    # A crop of the photo round the frame, at the finder's own scale or FIT_LONG_SIDE pixels
+    # across the frame, whichever is finer (no finer than the photo).
+    corners = location.corners
+    h, w = image.shape[:2]
+    long_px = max(np.ptp(corners[:, 0]), np.ptp(corners[:, 1]), 1.0)
+    pad = 0.15 * long_px + 2
+    x0, y0 = (max(0, int(v - pad)) for v in corners.min(axis=0))
+    x1, y1 = min(w, int(corners[:, 0].max() + pad) + 1), min(h, int(corners[:, 1].max() + pad) + 1)
+    if x1 - x0 < 32 or y1 - y0 < 32:
+        return None
+    k = min(1.0, max(FIT_LONG_SIDE / long_px, WORK_LONG_SIDE / max(h, w)))
+    size_px = (max(16, round((x1 - x0) * k)), max(16, round((y1 - y0) * k)))
+    view = cv2.resize(
+        image[y0:y1, x0:x1], size_px, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    )
+    to_view = np.array([size_px[0] / (x1 - x0), size_px[1] / (y1 - y0)])
+    inner_view = (inner - [x0, y0]) * to_view
+    mask = np.zeros(view.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(inner_view).astype(np.int32), 255)
+    try:
+        frame, size, span, _, overflow = fit_lattice(view, mask, [inner_view], n)
+    except NoBoardFound:
+        return None
+    if overflow or tuple(span) != (0, n, 0, n):
+        return None
+    refitted = location_from_corners(
+        frame / to_view + [x0, y0],
+        size,
+        location.warnings,
+        image_shape=location.image_shape,
+        tile_span=span,
+    )
+    return None if reaches_past_photo(refitted) else refitted
+
+
 def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocation:
     """A 7×7 frame round a 5×5 kingdom and table, reframed to the kingdom's 5×5."""
     from vision.holes import table_likeness
