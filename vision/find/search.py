@@ -336,6 +336,11 @@ def _search_blobs(
             )
             support = frame_edge_support(small, frame, n) if touches else 1.0
             sentence = cut_off_sentence(location, touches, past_edge, support)
+            if sentence and size is None and n == 7 and not past_edge:
+                # A 5×5 kingdom framed 7×7 (its tiles spanning six cells: glare or a drifted
+                # domino beside it) in a blob that reaches the edge through something else:
+                # the 7×7 frame past the photo does not make it cut; its 5×5 frame decides.
+                location, sentence = _five_not_cut(photo, looks, model, location, sentence)
             if sentence:
                 cut.append((location, sentence))
                 continue
@@ -357,6 +362,32 @@ def _search_blobs(
                 continue
             complete.append(location)
     return _Search(complete, cut, failed_blobs, errors[0] if errors else None)
+
+
+def _five_not_cut(
+    photo: _Photo, looks: TableModels, model: TableModel, location: BoardLocation, sentence: str
+) -> tuple[BoardLocation, str | None]:
+    """For a 7×7 frame past the photo's edge, named cut (``cut_off_sentence``): the 5×5 frame
+    inside it (``_five_inside``) with no sentence when that one, judged as any frame in a blob
+    at the edge is, is not cut; else ``location`` and its ``sentence``.
+
+    A blob touching the photo's edge through clutter (a score pad lying on the edge, parted
+    from the kingdom by the table: lab.synth camera development scene 7627) carries its touch
+    to the kingdom; a 7×7 frame round a 5×5 kingdom whose tiles span six cells then reaches past
+    the photo and was named cut. A cut kingdom's tiles run on past a 5×5 window of them into
+    the edge, or fall short of it, or the window sits on the edge, and its sentence stays.
+    """
+    five = _five_inside(photo.image, location, PAST_PHOTO)
+    if five is None or reaches_past_photo(five):
+        return location, sentence
+    frame = five.corners * photo.scale
+    past_edge = tiles_past_edge(photo.small, frame, 5, looks.stands_out) or _cut_rows_run_on(
+        model, photo.small, frame, 5, five.tile_span
+    )
+    support = frame_edge_support(photo.small, frame, 5)
+    if cut_off_sentence(five, True, past_edge, support) is not None:
+        return location, sentence
+    return five, None
 
 
 def _final_checks(

@@ -919,3 +919,22 @@ def test_a_frame_is_fitted_again_without_its_side_of_table_only_onto_tiles_that_
         frame(500, 300, 500, 500), 5, tile_span=(0, 5, 0, 4), image_shape=short.shape[:2]
     )
     assert refit_without_side(short, framed, (0, -1)) is None
+
+
+def test_a_five_by_five_framed_seven_in_a_blob_at_the_edge_through_clutter_is_not_cut():
+    """lab.synth camera development scene 7627: a 5×5 kingdom, a glare beside it, and a score
+    pad lying on the photo's bottom edge half a cell below it, joined to it in one blob. The
+    tiles (and the glare) span six cells, so the kingdom was framed 7×7, and that frame reaches
+    past the photo's edge: it was named cut. Its 5×5 frame, judged as any frame at the edge,
+    is not cut, so the kingdom is found and framed right."""
+    from lab.synth import make_hard_scene
+
+    scene = make_hard_scene(7627, camera=True)
+    ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    (kingdom,) = find_kingdoms(image).kingdoms
+    assert kingdom.size == scene.size == 5
+    cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / 5
+    # The corners in either order: the same frame seen from any side.
+    off = min(np.abs(np.roll(kingdom.corners, k, axis=0) - scene.corners).max() for k in range(4))
+    assert off < 0.25 * cell
