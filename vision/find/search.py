@@ -27,11 +27,13 @@ from vision.find.decision import (
     FLUSH_MIN_SUPPORT,
     FOUND_MIN_CELL_SPREAD,
     FOUND_MIN_EDGE_SHARE,
+    corners_past_photo,
     cut_off_sentence,
     lies_against_whole_kingdom,
     reaches_past_photo,
     reading_order,
     runs_on_to_edge,
+    stands_out_at_edge,
     tiles_seen,
     touches_border,
 )
@@ -374,13 +376,18 @@ def _five_not_cut(
     A blob touching the photo's edge through clutter (a score pad lying on the edge, parted
     from the kingdom by the table: lab.synth camera development scene 7627) carries its touch
     to the kingdom; a 7×7 frame round a 5×5 kingdom whose tiles span six cells then reaches past
-    the photo and was named cut. A cut kingdom's tiles run on past a 5×5 window of them into
-    the edge, or fall short of it, or the window sits on the edge, and its sentence stays.
+    the photo and was named cut. A cut kingdom's own tiles reach the edge: so may the 5×5
+    window's (``stands_out_at_edge``), or they run on past it into the edge, or fall short of
+    it; then its sentence stays.
     """
+    if not corners_past_photo(location):
+        return location, sentence
     five = _five_inside(photo.image, location, PAST_PHOTO)
     if five is None or reaches_past_photo(five):
         return location, sentence
     frame = five.corners * photo.scale
+    if stands_out_at_edge(model.not_table, frame * _mask_scale(model, photo.small), 5):
+        return location, sentence  # its own tiles reach the edge: what touches it is not clutter
     past_edge = tiles_past_edge(photo.small, frame, 5, looks.stands_out) or _cut_rows_run_on(
         model, photo.small, frame, 5, five.tile_span
     )
