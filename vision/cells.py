@@ -100,6 +100,9 @@ class CellReadings:
     # (N, N) bool: cells the model and the photo's table check both call a hole
     # (``vision.holes.judge_holes``); decoding never fills them without flagging. None: no table.
     sure_holes: np.ndarray | None = None
+    # (N, N) bool: cells flagged whatever their confidence, where the frame itself is in doubt
+    # (a side of it that reads as table: ``vision.pipeline``). None: none.
+    in_doubt: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         size = self.terrain_probs.shape[0]
@@ -204,10 +207,13 @@ class CellReadings:
     @property
     def uncertain(self) -> np.ndarray:
         """(N, N) bool: cells whose reading is below the model's confidence threshold, and cells
-        decoding could not settle (a sure hole a domino would need as a tile, and its partner)."""
+        decoding could not settle (a sure hole a domino would need as a tile, and its partner),
+        and cells ``in_doubt``."""
         uncertain = self.confidence < self.uncertain_below
         doubtful = self._decoded.doubtful
-        return uncertain if doubtful is None else uncertain | doubtful
+        if doubtful is not None:
+            uncertain = uncertain | doubtful
+        return uncertain if self.in_doubt is None else uncertain | self.in_doubt
 
     def cells_json(self) -> list[dict]:
         """One dict per cell, row by row, for the CLI's and app's JSON.

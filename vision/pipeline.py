@@ -41,7 +41,8 @@ from vision.find import (
     strip_cells,
 )
 from vision.find.extent import without_size_doubt
-from vision.find.search import find_kingdoms
+from vision.find.location import cell_centres, inside_frame
+from vision.find.search import find_kingdoms, refit_without_side
 from vision.holes import (
     hole_grid,
     judge_holes,
@@ -228,10 +229,30 @@ def _read_at(
         if location is not None and location.tile_span is not None:
             # A frame the finder chose (not the caller's corners) with a side of table.
             warnings = (*warnings, *open_side_warnings(cells.board))
+            cells = _open_sides_in_doubt(cells)
     except ValueError as err:
         said = err.args[0] if err.args and isinstance(err.args[0], Message) else str(err)
         raise ImageError(msg("{file}: {error}", file=describe(source), error=said)) from None
     return Reading(describe(source), board_image, cells, warnings, location)
+
+
+def _open_sides_in_doubt(cells: CellReadings) -> CellReadings:
+    """``cells`` with the lines of cells along each side that reads as table (``open_sides``)
+    flagged: what the reader could not move or refit the frame away from.
+
+    Such a line is a kingdom smaller than its frame, or a frame a line off whose other side
+    leaves the kingdom's last line out (``open_side_warnings`` says so); read as holes, its
+    cells would be a guess presented as fact, so the user is asked to check them.
+    """
+    moves = open_sides(cells.board)
+    if not moves:
+        return cells
+    n = cells.size
+    in_doubt = np.zeros((n, n), bool) if cells.in_doubt is None else cells.in_doubt.copy()
+    lines = {(1, 0): np.s_[0, :], (-1, 0): np.s_[-1, :], (0, 1): np.s_[:, 0], (0, -1): np.s_[:, -1]}
+    for move in moves:
+        in_doubt[lines[move]] = True
+    return replace(cells, in_doubt=in_doubt)
 
 
 RING_OF_TABLE = msg(
@@ -289,7 +310,43 @@ def _over_left_out_tiles(
         strip_holes = hole_grid(moved_cells.board)[strip_cells(moved.size, move)].sum()
         if strip_holes <= moved.size // 2:
             return moved, moved_image, moved_cells, (_MOVED[move],)
+    return _refitted(image, location, board_image, cells, size, others)
+
+
+def _refitted(
+    image: np.ndarray,
+    location: BoardLocation,
+    board_image: np.ndarray,
+    cells: CellReadings,
+    size: int | None,
+    others: Sequence[BoardLocation],
+) -> tuple[BoardLocation, np.ndarray, CellReadings, tuple[str, ...]]:
+    """The frame fitted again to the tiles without a side that reads as table
+    (``vision.find.search.refit_without_side``), when the frame could not be moved over tiles:
+    taken when it reads no side as table and fewer holes; else everything as it was.
+
+    A lattice of the wrong pitch or slant (a checked cloth's squares about a tile wide) takes in
+    a line of table on one side and cuts the kingdom's last line on the other, so moving it a
+    cell brings in more table; fitted to the tiles alone, the lattice finds their own pitch.
+    """
+    holes = int(hole_grid(cells.board).sum())
+    for move in open_sides(cells.board):
+        refitted = refit_without_side(image, location, move)
+        if refitted is None or any(
+            inside_frame(cell_centres(refitted), other).any() for other in others
+        ):
+            continue
+        refitted_image = straighten(image, refitted)
+        refitted_cells = _read_cells(image, refitted_image, refitted, size)
+        if not open_sides(refitted_cells.board) and hole_grid(refitted_cells.board).sum() < holes:
+            return refitted, refitted_image, refitted_cells, (REFITTED,)
     return location, board_image, cells, ()
+
+
+REFITTED = msg(
+    "The grid was fitted again to the tiles, as one side of the grid first found read as table:"
+    " check that the grid lies on the kingdom."
+)
 
 
 # One whole sentence per way the grid moves, for the translators.

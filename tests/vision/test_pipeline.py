@@ -104,6 +104,34 @@ def test_the_frame_stays_when_past_the_other_side_is_table_too(shared_dir):
     np.testing.assert_allclose(reading.location.corners, _frame(OFFSET, OFFSET), atol=1e-6)
     assert not any("moved" in warning for warning in reading.warnings)
     assert any(warning.startswith("Column 5 of the grid") for warning in reading.warnings)
+    # Nor is it fitted again (the tiles do not fill a 5×5 frame), and the column of table,
+    # which may be the kingdom's left-out column, is flagged rather than read as sure holes.
+    assert not any("fitted again" in warning for warning in reading.warnings)
+    assert reading.cells.uncertain[:, 4].all()
+    assert reading.cells.uncertain[:, :4].sum() <= 2
+
+
+@pytest.mark.parametrize("number", [1, 11])
+def test_a_frame_of_the_wrong_pitch_is_fitted_again_to_the_tiles(shared_dir, number):
+    """A frame whose cells are a fifth too wide, its left side a column out on the cloth: its
+    first column reads as table and its last cuts the kingdom's last column, so moving it a
+    column brings in cloth, not tiles (camera scene 7529: a checked cloth's squares carried the
+    finder's lattice so). The reader fits the lattice again to the tiles inside it, reads the
+    kingdom right, and says so."""
+    from tests.vision.test_holes import photo_with_holes
+    from vision.find import location_from_corners
+    from vision.pipeline import REFITTED, _read_at
+
+    photo = photo_with_holes(shared_dir, [], number=number)
+    expected = read_image(photo, size=5, corners=_frame(OFFSET, OFFSET).tolist()).board
+    wide = _frame(OFFSET - CELL, OFFSET)
+    wide[1:3, 0] += CELL  # five cells of 1.2 CELL across, from a cell left of the kingdom
+    off = location_from_corners(wide, 5, tile_span=(0, 5, 0, 5), image_shape=photo.shape[:2])
+    reading = _read_at(photo, photo, off, None)
+    assert reading.board == expected
+    np.testing.assert_allclose(reading.location.corners, _frame(OFFSET, OFFSET), atol=5)
+    assert REFITTED in reading.warnings
+    assert reading.cells.in_doubt is None  # no side of table left to flag
 
 
 def test_a_seven_by_seven_frame_with_a_ring_of_table_is_read_as_five_by_five(shared_dir):

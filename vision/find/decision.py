@@ -190,9 +190,7 @@ def cut_off_sentence(
     if location.tile_span is not None and near_edge:
         row0, row1, col0, col1 = location.tile_span
         short = row1 - row0 < n or col1 - col0 < n
-    slack = OUTSIDE_TOLERANCE * cell
-    beyond = (corners < -slack).any() or (corners[:, 0] > w + slack).any()
-    beyond = beyond or (corners[:, 1] > h + slack).any()
+    beyond = corners_past_photo(location)
     squeezed = gap < FLUSH_ZONE * cell and support < FLUSH_MIN_SUPPORT
     if not (short or beyond or past_edge or squeezed):
         return None
@@ -202,6 +200,17 @@ def cut_off_sentence(
         # seams faint, also sits poorly on its frame. Say what was seen, not more.
         return msg("a kingdom {where} reaches the photo's edge and may be cut by it", where=where)
     return msg("a kingdom {where} is cut by the photo's edge", where=where)
+
+
+def corners_past_photo(location) -> bool:
+    """Whether a corner of the frame lies past the photo's edge by more than OUTSIDE_TOLERANCE
+    of a cell."""
+    h, w = location.image_shape
+    corners = location.corners
+    cell = np.mean([np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4)]) / location.size
+    slack = OUTSIDE_TOLERANCE * cell
+    beyond = (corners < -slack).any() or (corners[:, 0] > w + slack).any()
+    return bool(beyond or (corners[:, 1] > h + slack).any())
 
 
 def runs_on_to_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool:
@@ -237,6 +246,21 @@ def runs_on_to_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool
     return bool(
         area >= RUN_ON_MIN_CELLS * cell * cell and contact >= RUN_ON_MIN_CONTACT * cell * cell
     )
+
+
+def stands_out_at_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool:
+    """Whether what stands out from the table (``not_table``, the table model's uint8 mask)
+    inside the N×N ``frame`` (in the mask's pixels), grown by RUN_ON_GAP cells each way, reaches
+    the photo's edge: the frame's own tiles touch it (a kingdom cut by it does)."""
+    frame = np.asarray(frame, dtype=np.float64).reshape(4, 2)
+    centre = frame.mean(axis=0)
+    grown = centre + (frame - centre) * (1 + 2 * RUN_ON_GAP / size)
+    inside = np.zeros(not_table.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(grown).astype(np.int32), 1)
+    m = _border_px(not_table.shape[:2])
+    edge = np.ones(not_table.shape[:2], bool)
+    edge[m:-m, m:-m] = False
+    return bool(((not_table > 0) & (inside > 0) & edge).any())
 
 
 def lies_against_whole_kingdom(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool:

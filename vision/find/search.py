@@ -27,11 +27,13 @@ from vision.find.decision import (
     FLUSH_MIN_SUPPORT,
     FOUND_MIN_CELL_SPREAD,
     FOUND_MIN_EDGE_SHARE,
+    corners_past_photo,
     cut_off_sentence,
     lies_against_whole_kingdom,
     reaches_past_photo,
     reading_order,
     runs_on_to_edge,
+    stands_out_at_edge,
     tiles_seen,
     touches_border,
 )
@@ -336,6 +338,11 @@ def _search_blobs(
             )
             support = frame_edge_support(small, frame, n) if touches else 1.0
             sentence = cut_off_sentence(location, touches, past_edge, support)
+            if sentence and size is None and n == 7 and not past_edge:
+                # A 5×5 kingdom framed 7×7 (its tiles spanning six cells: glare or a drifted
+                # domino beside it) in a blob that reaches the edge through something else:
+                # the 7×7 frame past the photo does not make it cut; its 5×5 frame decides.
+                location, sentence = _five_not_cut(photo, looks, model, location, sentence)
             if sentence:
                 cut.append((location, sentence))
                 continue
@@ -357,6 +364,37 @@ def _search_blobs(
                 continue
             complete.append(location)
     return _Search(complete, cut, failed_blobs, errors[0] if errors else None)
+
+
+def _five_not_cut(
+    photo: _Photo, looks: TableModels, model: TableModel, location: BoardLocation, sentence: str
+) -> tuple[BoardLocation, str | None]:
+    """For a 7×7 frame past the photo's edge, named cut (``cut_off_sentence``): the 5×5 frame
+    inside it (``_five_inside``) with no sentence when that one, judged as any frame in a blob
+    at the edge is, is not cut; else ``location`` and its ``sentence``.
+
+    A blob touching the photo's edge through clutter (a score pad lying on the edge, parted
+    from the kingdom by the table: lab.synth camera development scene 7627) carries its touch
+    to the kingdom; a 7×7 frame round a 5×5 kingdom whose tiles span six cells then reaches past
+    the photo and was named cut. A cut kingdom's own tiles reach the edge: so may the 5×5
+    window's (``stands_out_at_edge``), or they run on past it into the edge, or fall short of
+    it; then its sentence stays.
+    """
+    if not corners_past_photo(location):
+        return location, sentence
+    five = _five_inside(photo.image, location, PAST_PHOTO)
+    if five is None or reaches_past_photo(five):
+        return location, sentence
+    frame = five.corners * photo.scale
+    if stands_out_at_edge(model.not_table, frame * _mask_scale(model, photo.small), 5):
+        return location, sentence  # its own tiles reach the edge: what touches it is not clutter
+    past_edge = tiles_past_edge(photo.small, frame, 5, looks.stands_out) or _cut_rows_run_on(
+        model, photo.small, frame, 5, five.tile_span
+    )
+    support = frame_edge_support(photo.small, frame, 5)
+    if cut_off_sentence(five, True, past_edge, support) is not None:
+        return location, sentence
+    return five, None
 
 
 def _final_checks(
@@ -834,6 +872,65 @@ def _onto_unseen_tiles(image: np.ndarray, location: BoardLocation) -> BoardLocat
     if here.mean_likeness - least.mean_likeness >= UNSEEN_TILES_MEAN_GAP:
         return least.location
     return here.location
+
+
+def refit_without_side(
+    image: np.ndarray, location: BoardLocation, move: tuple[int, int]
+) -> BoardLocation | None:
+    """The lattice fitted again to the tiles of ``location``'s frame less its line of cells on
+    the side ``move`` drops (``vision.holes.open_sides``: a side that reads as table), the frame
+    kept N×N; None when that gives no frame the tiles fill, or one past the photo's edge.
+
+    A frame can sit on a lattice of the wrong pitch or slant: a checked cloth's squares about a
+    tile wide carried its edge a column out over the table, and its cells, a seventh too wide,
+    left the kingdom's last column out on the other side (lab.synth camera development scene
+    7529). Moving it a cell brings in table, not tiles; fitted to the tiles alone, the lattice
+    finds their own pitch. A kingdom really a line short of its frame is left as it is: its
+    tiles do not fill a frame of its size.
+    """
+    n = location.size
+    down, right = move
+    if location.tile_span is None or abs(down) + abs(right) != 1:
+        return None
+    # The frame's cells less the dropped line, in photo pixels.
+    top, bottom = (1, n) if down == 1 else (0, n - 1) if down == -1 else (0, n)
+    left, far = (1, n) if right == 1 else (0, n - 1) if right == -1 else (0, n)
+    cells = np.array([[left, top], [far, top], [far, bottom], [left, bottom]], np.float64)
+    to_photo = np.linalg.inv(location.homography)
+    inner = cv2.perspectiveTransform(cells.reshape(-1, 1, 2), to_photo).reshape(4, 2)
+    # A crop of the photo round the frame, at the finder's own scale or FIT_LONG_SIDE pixels
+    # across the frame, whichever is finer (no finer than the photo).
+    corners = location.corners
+    h, w = image.shape[:2]
+    long_px = max(np.ptp(corners[:, 0]), np.ptp(corners[:, 1]), 1.0)
+    pad = 0.15 * long_px + 2
+    x0, y0 = (max(0, int(v - pad)) for v in corners.min(axis=0))
+    x1, y1 = min(w, int(corners[:, 0].max() + pad) + 1), min(h, int(corners[:, 1].max() + pad) + 1)
+    if x1 - x0 < 32 or y1 - y0 < 32:
+        return None
+    k = min(1.0, max(FIT_LONG_SIDE / long_px, WORK_LONG_SIDE / max(h, w)))
+    size_px = (max(16, round((x1 - x0) * k)), max(16, round((y1 - y0) * k)))
+    view = cv2.resize(
+        image[y0:y1, x0:x1], size_px, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    )
+    to_view = np.array([size_px[0] / (x1 - x0), size_px[1] / (y1 - y0)])
+    inner_view = (inner - [x0, y0]) * to_view
+    mask = np.zeros(view.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(inner_view).astype(np.int32), 255)
+    try:
+        frame, size, span, _, overflow = fit_lattice(view, mask, [inner_view], n)
+    except NoBoardFound:
+        return None
+    if overflow or tuple(span) != (0, n, 0, n):
+        return None
+    refitted = location_from_corners(
+        frame / to_view + [x0, y0],
+        size,
+        location.warnings,
+        image_shape=location.image_shape,
+        tile_span=span,
+    )
+    return None if reaches_past_photo(refitted) else refitted
 
 
 def _five_inside_seven(image: np.ndarray, location: BoardLocation) -> BoardLocation:

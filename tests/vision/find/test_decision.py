@@ -336,3 +336,18 @@ def test_lattice_evidence_counts_each_segment_as_measuring_it_alone_does(shared_
                     total += 1
                     hits += peak >= MIN_EDGE_GRADIENT and peak >= 1.6 * float(median(strip)) + 1e-6
         assert lattice_evidence(view, size)[0] == hits / total
+
+
+def test_what_stands_out_in_a_frame_reaches_the_edge_only_when_its_own_tiles_do():
+    from vision.find.decision import stands_out_at_edge
+
+    # A 5×5 frame of 40 px cells over rows 0-4 of tiles, flush with the photo's top edge.
+    flush = np.array([[80, 0], [280, 0], [280, 200], [80, 200]], float)
+    assert stands_out_at_edge(_tiles_mask(range(0, 5), range(2, 7)), flush, 5)
+    # The same kingdom half a cell below the edge, a score pad on the edge above it (apart
+    # by table): its own tiles do not reach the edge.
+    apart = np.array([[80, 20], [280, 20], [280, 220], [80, 220]], float)
+    mask = np.zeros((400, 600), np.uint8)
+    mask[22:218, 82:278] = 255
+    mask[:4, 60:300] = 255  # the pad, 16 px from the frame
+    assert not stands_out_at_edge(mask, apart, 5)

@@ -885,3 +885,56 @@ def test_the_finder_keeps_to_one_thread_when_opencv_is_held_to_one(monkeypatch):
     helper = search_module._helper_thread()
     assert helper is not None
     helper.shutdown()
+
+
+def test_a_frame_is_fitted_again_without_its_side_of_table_only_onto_tiles_that_fill_it(
+    aau_board,
+):
+    """``refit_without_side``: a frame of the wrong pitch (cells a fifth too wide, a column out
+    on the carpet on the left) is fitted again to the tiles inside it and lands on the kingdom;
+    a kingdom really a column short of its frame (its last column lifted off) gets no new
+    frame, as its tiles do not fill one of its size."""
+    from vision.find.location import location_from_corners
+    from vision.find.search import refit_without_side
+
+    def frame(left: float, top: float, width: float, height: float) -> np.ndarray:
+        return np.array(
+            [[left, top], [left + width, top], [left + width, top + height], [left, top + height]]
+        )
+
+    photo = table()
+    lay(photo, aau_board(1), 500, 300)  # 100 px per cell
+    wide = location_from_corners(
+        frame(400, 300, 600, 500), 5, tile_span=(0, 5, 0, 5), image_shape=photo.shape[:2]
+    )
+    refitted = refit_without_side(photo, wide, (0, 1))
+    assert refitted is not None and refitted.size == 5 and refitted.tile_span == (0, 5, 0, 5)
+    np.testing.assert_allclose(refitted.corners, frame(500, 300, 500, 500), atol=6)
+
+    short = table()
+    board = aau_board(1).copy()
+    board[:, 400:] = short[300:800, 900:1000]  # the last column of tiles lifted off
+    lay(short, board, 500, 300)
+    framed = location_from_corners(
+        frame(500, 300, 500, 500), 5, tile_span=(0, 5, 0, 4), image_shape=short.shape[:2]
+    )
+    assert refit_without_side(short, framed, (0, -1)) is None
+
+
+def test_a_five_by_five_framed_seven_in_a_blob_at_the_edge_through_clutter_is_not_cut():
+    """lab.synth camera development scene 7627: a 5×5 kingdom, a glare beside it, and a score
+    pad lying on the photo's bottom edge half a cell below it, joined to it in one blob. The
+    tiles (and the glare) span six cells, so the kingdom was framed 7×7, and that frame reaches
+    past the photo's edge: it was named cut. Its 5×5 frame, judged as any frame at the edge,
+    is not cut, so the kingdom is found and framed right."""
+    from lab.synth import make_hard_scene
+
+    scene = make_hard_scene(7627, camera=True)
+    ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    (kingdom,) = find_kingdoms(image).kingdoms
+    assert kingdom.size == scene.size == 5
+    cell = np.linalg.norm(scene.corners[1] - scene.corners[0]) / 5
+    # The corners in either order: the same frame seen from any side.
+    off = min(np.abs(np.roll(kingdom.corners, k, axis=0) - scene.corners).max() for k in range(4))
+    assert off < 0.25 * cell
