@@ -455,6 +455,15 @@ def hole_grid(board: Board) -> np.ndarray:
     return np.array([[cell.terrain is Terrain.EMPTY for cell in row] for row in board.cells])
 
 
+# Each side of the frame, as the move that would drop it (``open_sides``), and its line of cells.
+_SIDE_LINES = {
+    (1, 0): np.s_[0, :],
+    (-1, 0): np.s_[-1, :],
+    (0, 1): np.s_[:, 0],
+    (0, -1): np.s_[:, -1],
+}
+
+
 def open_sides(board: Board) -> tuple[tuple[int, int], ...]:
     """The sides of the frame that read as table nearly all along (every cell a hole but at most
     one), each as the move (rows down, columns right) that would drop it: (1, 0) for the top row,
@@ -465,15 +474,16 @@ def open_sides(board: Board) -> tuple[tuple[int, int], ...]:
     yellow cloth) can be left out of the frame, which then takes in a strip of table on the
     other side instead.
     """
-    n = board.size
     holes = hole_grid(board)
-    sides = (
-        (holes[0], (1, 0)),
-        (holes[-1], (-1, 0)),
-        (holes[:, 0], (0, 1)),
-        (holes[:, -1], (0, -1)),
-    )
-    return tuple(move for cells, move in sides if cells.sum() >= n - 1)
+    return tuple(move for move, line in _SIDE_LINES.items() if holes[line].sum() >= board.size - 1)
+
+
+def open_side_cells(board: Board) -> np.ndarray:
+    """(N, N) bool: the cells of the lines along the open sides (``open_sides``)."""
+    cells = np.zeros((board.size, board.size), bool)
+    for move in open_sides(board):
+        cells[_SIDE_LINES[move]] = True
+    return cells
 
 
 def open_side_warnings(board: Board) -> tuple[str, ...]:

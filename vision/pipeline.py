@@ -47,6 +47,7 @@ from vision.holes import (
     hole_grid,
     judge_holes,
     judge_holes_by_art,
+    open_side_cells,
     open_side_warnings,
     open_sides,
     table_likeness,
@@ -244,14 +245,10 @@ def _open_sides_in_doubt(cells: CellReadings) -> CellReadings:
     leaves the kingdom's last line out (``open_side_warnings`` says so); read as holes, its
     cells would be a guess presented as fact, so the user is asked to check them.
     """
-    moves = open_sides(cells.board)
-    if not moves:
+    open_cells = open_side_cells(cells.board)
+    if not open_cells.any():
         return cells
-    n = cells.size
-    in_doubt = np.zeros((n, n), bool) if cells.in_doubt is None else cells.in_doubt.copy()
-    lines = {(1, 0): np.s_[0, :], (-1, 0): np.s_[-1, :], (0, 1): np.s_[:, 0], (0, -1): np.s_[:, -1]}
-    for move in moves:
-        in_doubt[lines[move]] = True
+    in_doubt = open_cells if cells.in_doubt is None else cells.in_doubt | open_cells
     return replace(cells, in_doubt=in_doubt)
 
 

@@ -183,7 +183,7 @@ def cut_off_sentence(
     short = False
     h, w = location.image_shape
     corners = location.corners
-    cell = np.mean([np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4)]) / n
+    cell = _cell_px(location)
     gap = min(corners[:, 0].min(), corners[:, 1].min(), w - corners[:, 0].max())
     gap = min(gap, h - corners[:, 1].max())
     near_edge = gap < SHORT_NEAR_EDGE * cell or support < FLUSH_MIN_SUPPORT
@@ -207,10 +207,15 @@ def corners_past_photo(location) -> bool:
     of a cell."""
     h, w = location.image_shape
     corners = location.corners
-    cell = np.mean([np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4)]) / location.size
-    slack = OUTSIDE_TOLERANCE * cell
+    slack = OUTSIDE_TOLERANCE * _cell_px(location)
     beyond = (corners < -slack).any() or (corners[:, 0] > w + slack).any()
     return bool(beyond or (corners[:, 1] > h + slack).any())
+
+
+def _cell_px(location) -> float:
+    """A cell's side in the photo's pixels: the frame's mean side over its size."""
+    corners = location.corners
+    return np.mean([np.linalg.norm(corners[i] - corners[i - 1]) for i in range(4)]) / location.size
 
 
 def runs_on_to_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool:
@@ -223,21 +228,15 @@ def runs_on_to_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool
     """
     frame = np.asarray(frame, dtype=np.float64).reshape(4, 2)
     cell = np.sqrt(cv2.contourArea(frame.astype(np.float32))) / size
-    centre = frame.mean(axis=0)
-
-    def grown(cells: float) -> np.ndarray:
-        return np.round(centre + (frame - centre) * (1 + 2 * cells / size)).astype(np.int32)
-
     # The narrow gaps between dominoes closed, as ``regions.split_blob`` does.
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     outside = cv2.morphologyEx(not_table, cv2.MORPH_CLOSE, kernel)
-    cv2.fillConvexPoly(outside, grown(0.15), 0)  # the frame's own tiles, a little over
+    # The frame's own tiles, a little over.
+    cv2.fillConvexPoly(outside, _grown(frame, size, 0.15), 0)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(outside, connectivity=8)
     near = np.zeros(outside.shape, np.uint8)
-    cv2.fillConvexPoly(near, grown(RUN_ON_GAP), 1)
-    m = _border_px(outside.shape)
-    edge = np.ones(outside.shape, bool)
-    edge[m:-m, m:-m] = False
+    cv2.fillConvexPoly(near, _grown(frame, size, RUN_ON_GAP), 1)
+    edge = _edge_band(outside.shape)
     candidates = np.intersect1d(np.unique(labels[near > 0]), np.unique(labels[edge]))
     candidates = candidates[candidates > 0]
     # Summed: the tiles of a cut row may stand apart, each a little under a cell.
@@ -253,14 +252,24 @@ def stands_out_at_edge(not_table: np.ndarray, frame: np.ndarray, size: int) -> b
     inside the N×N ``frame`` (in the mask's pixels), grown by RUN_ON_GAP cells each way, reaches
     the photo's edge: the frame's own tiles touch it (a kingdom cut by it does)."""
     frame = np.asarray(frame, dtype=np.float64).reshape(4, 2)
-    centre = frame.mean(axis=0)
-    grown = centre + (frame - centre) * (1 + 2 * RUN_ON_GAP / size)
     inside = np.zeros(not_table.shape[:2], np.uint8)
-    cv2.fillConvexPoly(inside, np.round(grown).astype(np.int32), 1)
-    m = _border_px(not_table.shape[:2])
-    edge = np.ones(not_table.shape[:2], bool)
+    cv2.fillConvexPoly(inside, _grown(frame, size, RUN_ON_GAP), 1)
+    return bool(((not_table > 0) & (inside > 0) & _edge_band(not_table.shape[:2])).any())
+
+
+def _grown(frame: np.ndarray, size: int, cells: float) -> np.ndarray:
+    """The N×N ``frame`` (4, 2) grown by ``cells`` cells each way about its centre, as whole
+    pixels for ``cv2.fillConvexPoly``."""
+    centre = frame.mean(axis=0)
+    return np.round(centre + (frame - centre) * (1 + 2 * cells / size)).astype(np.int32)
+
+
+def _edge_band(shape: tuple[int, int]) -> np.ndarray:
+    """(H, W) bool: the band along the photo's edge that counts as touching it (``_border_px``)."""
+    m = _border_px(shape)
+    edge = np.ones(shape, bool)
     edge[m:-m, m:-m] = False
-    return bool(((not_table > 0) & (inside > 0) & edge).any())
+    return edge
 
 
 def lies_against_whole_kingdom(not_table: np.ndarray, frame: np.ndarray, size: int) -> bool:

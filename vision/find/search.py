@@ -300,7 +300,7 @@ def _search_blobs(
 ) -> _Search:
     """The kingdom decision for everything ``model`` shows in each blob, largest blob first.
     ``on_failed_blob`` is called whenever a blob is counted in ``failed_blobs``."""
-    image, small, scale = photo.image, photo.small, photo.scale
+    image, scale = photo.image, photo.scale
     shape = image.shape[:2]
     complete: list[BoardLocation] = []
     cut: list[tuple[BoardLocation, str]] = []
@@ -332,12 +332,9 @@ def _search_blobs(
                 location = _onto_unseen_tiles(image, location)
             if size is None:
                 location = _five_inside_seven(image, location)
-            past_edge = touches and (
-                tiles_past_edge(small, frame, n, looks.stands_out)
-                or _cut_rows_run_on(model, small, frame, n, span)
-            )
-            support = frame_edge_support(small, frame, n) if touches else 1.0
-            sentence = cut_off_sentence(location, touches, past_edge, support)
+            past_edge, sentence = False, None
+            if touches:
+                past_edge, sentence = _cut_by_edge(photo, looks, model, location, frame, n, span)
             if sentence and size is None and n == 7 and not past_edge:
                 # A 5×5 kingdom framed 7×7 (its tiles spanning six cells: glare or a drifted
                 # domino beside it) in a blob that reaches the edge through something else:
@@ -388,13 +385,29 @@ def _five_not_cut(
     frame = five.corners * photo.scale
     if stands_out_at_edge(model.not_table, frame * _mask_scale(model, photo.small), 5):
         return location, sentence  # its own tiles reach the edge: what touches it is not clutter
-    past_edge = tiles_past_edge(photo.small, frame, 5, looks.stands_out) or _cut_rows_run_on(
-        model, photo.small, frame, 5, five.tile_span
-    )
-    support = frame_edge_support(photo.small, frame, 5)
-    if cut_off_sentence(five, True, past_edge, support) is not None:
+    if _cut_by_edge(photo, looks, model, five, frame, 5, five.tile_span)[1] is not None:
         return location, sentence
     return five, None
+
+
+def _cut_by_edge(
+    photo: _Photo,
+    looks: TableModels,
+    model: TableModel,
+    location: BoardLocation,
+    frame: np.ndarray,
+    n: int,
+    span,
+) -> tuple[bool, str | None]:
+    """For a kingdom in a blob that touches the photo's edge, framed by the N×N ``frame``
+    (``photo.small`` pixels, tiles ``span``) and placed at ``location``: whether tiles run on
+    past the frame into the edge, and ``cut_off_sentence`` (None: not cut)."""
+    small = photo.small
+    past_edge = tiles_past_edge(small, frame, n, looks.stands_out) or _cut_rows_run_on(
+        model, small, frame, n, span
+    )
+    support = frame_edge_support(small, frame, n)
+    return past_edge, cut_off_sentence(location, True, past_edge, support)
 
 
 def _final_checks(
