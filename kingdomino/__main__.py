@@ -1,5 +1,5 @@
 """``python -m kingdomino`` is the ``kingdomino`` command."""
 
-from kingdomino.cli import main
+from kingdomino.cli import command
 
-raise SystemExit(main())
+command()

@@ -221,6 +221,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         forget_begun()
 
 
+def command() -> NoReturn:
+    """The ``kingdomino`` command as a process of its own (``python -m kingdomino``, the
+    installed script): ``main``, then the process ends with its status as soon as its output
+    is written, without Python's teardown.
+
+    The teardown frees, one by one, everything a photo run leaves behind (numpy's and OpenCV's
+    modules, the cell model's networks, the reader's arrays), and nothing of it is seen: it
+    cost ``score --json --kingdoms all`` on the four-kingdom table photo 74 ms of its 678 ms
+    of CPU, and on the 9 MP photo 42 ms of 302 (medians of 8, alternated, busy machine). Any
+    thread still at work (the finder's helper fitting a blob the search no longer asks for)
+    ends with the process. Output that cannot be written (a closed pipe) is left to Python's
+    own ending, which says so as before.
+    """
+    status = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe or stream
+        raise SystemExit(status) from None
+    os._exit(status)
+
+
 def _run(argv: list[str]) -> int:
     from kingdomino.commands import EXIT_OK, use_language
     from translations import language_from_environment

@@ -14,6 +14,7 @@ Stages, one per module:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -42,7 +43,7 @@ from vision.find import (
 )
 from vision.find.extent import without_size_doubt
 from vision.find.location import cell_centres, inside_frame
-from vision.find.search import find_kingdoms, refit_without_side
+from vision.find.search import find_kingdoms, reading_threads, refit_without_side
 from vision.holes import (
     hole_grid,
     judge_holes,
@@ -197,17 +198,21 @@ def _read_at(
     location: BoardLocation | None,
     size: int | None,
     others: Sequence[BoardLocation] = (),
+    ahead: _ReadAhead | None = None,
 ) -> Reading:
     """Straighten ``image`` at ``location`` (None: it is the board) and read its cells.
-    ``others``: the frames of the other kingdoms found in the photo."""
+    ``others``: the frames of the other kingdoms found in the photo; ``ahead``: the reading
+    begun of ``location`` as found, if any."""
     size_given = size
+    read = None
     if location is None:
         board_image, warnings = image, ()
     else:
-        board_image, warnings = straighten(image, location), location.warnings
-        size = location.size
+        read = ahead.take(location) if ahead is not None else None
+        board_image = read[0] if read is not None else straighten(image, location)
+        warnings, size = location.warnings, location.size
     try:
-        cells = _read_cells(image, board_image, location, size)
+        cells = read[1] if read is not None else _read_cells(image, board_image, location, size)
         if size_given is None and location is not None and _ring_of_table(location, cells):
             location = _inner_five(location)
             board_image, warnings, size = straighten(image, location), location.warnings, 5
@@ -430,14 +435,67 @@ def read_table(source: ImageSource, size: int | None = None) -> TableReading:
     if not isinstance(file, np.ndarray):
         photo_scale = long_side(file) / max(image.shape[:2])
     load_model_in_background()  # while the kingdoms are found
-    found = find_kingdoms(image, size)
-    kingdoms = tuple(
-        _read_at(source, image, location, size, [o for o in found.kingdoms if o is not location])
-        for location in found.kingdoms
-    )
+    ahead = _ReadAhead(image) if reading_threads() >= 2 else None
+    try:
+        found = find_kingdoms(image, size, ahead.begin if ahead is not None else None)
+        kingdoms = tuple(
+            _read_at(
+                source,
+                image,
+                location,
+                size,
+                [o for o in found.kingdoms if o is not location],
+                ahead,
+            )
+            for location in found.kingdoms
+        )
+    finally:
+        if ahead is not None:
+            ahead.close()
     return TableReading(
         describe(source), image, kingdoms, found.cut_off, found.warnings, photo_scale
     )
+
+
+class _ReadAhead:
+    """Each kingdom's cells read at the frame the finder found it at, in a thread of its own,
+    begun as soon as the finder has found it (``find_kingdoms``' ``on_found``), while the
+    finder goes on with the rest of the photo.
+
+    The cell model's passes run without Python's lock, so they fill the second core while the
+    finder's Python work waits for the lock (its helper thread's fits share it) or for the
+    helper (the texture model). A reading depends only on the photo and the frame, so the one
+    read ahead is the one ``_read_at`` would make: it takes it instead (the same frame, the
+    very object), and reads as before anything else (a frame moved or refitted).
+    """
+
+    def __init__(self, image: np.ndarray) -> None:
+        self._image = image
+        self._pool = ThreadPoolExecutor(1, "read_ahead")
+        # By id: a frame's arrays make it unhashable; the frame kept alive keeps its id its own.
+        self._reads: dict[int, tuple[BoardLocation, Future]] = {}
+
+    def begin(self, location: BoardLocation) -> None:
+        self._reads[id(location)] = (location, self._pool.submit(self._read, location))
+
+    def _read(self, location: BoardLocation) -> tuple[np.ndarray, CellReadings]:
+        board_image = straighten(self._image, location)
+        return board_image, _read_cells(self._image, board_image, location, location.size)
+
+    def take(self, location: BoardLocation) -> tuple[np.ndarray, CellReadings] | None:
+        """(board image, cells) of ``location`` read ahead; None when it was not begun or
+        failed (the caller reads it, and says why it fails)."""
+        begun = self._reads.pop(id(location), None)
+        if begun is None or begun[0] is not location:
+            return None
+        try:
+            return begun[1].result()
+        except ValueError:
+            return None
+
+    def close(self) -> None:
+        """No more reading ahead: readings not begun are dropped."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 def decode_together(readings: Sequence[Reading]) -> tuple[Reading, ...]:

@@ -209,6 +209,23 @@ def test_console_script(board_file):
     assert result.returncode == 0 and json.loads(result.stdout)["total"] == 28
 
 
+def test_the_process_ends_with_all_its_output_written_and_mains_status(tmp_path, capsys):
+    """``python -m kingdomino`` ends without Python's teardown (``kingdomino.cli.command``):
+    every byte of its output is out first, more than a pipe holds, and its status is main's."""
+    boards = []
+    for n in range(150):
+        path = tmp_path / f"player{n}.txt"
+        path.write_text(BOARD)
+        boards.append(str(path))
+    args = ["score", "--json", *boards, str(tmp_path / "missing.txt")]
+    result = run(*args)
+    assert main(args) == 2
+    expected = capsys.readouterr()
+    assert len(result.stdout) > 65536  # a pipe's buffer
+    assert result.returncode == 2
+    assert (result.stdout, result.stderr) == (expected.out, expected.err)
+
+
 def test_images_go_to_vision(tmp_path, monkeypatch, capsys):
     photo = tmp_path / "kingdom.jpg"
     photo.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")

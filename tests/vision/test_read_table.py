@@ -61,3 +61,36 @@ def test_each_kingdoms_holes_are_judged_with_the_likeness_the_finder_measured(mo
     assert len(reading.kingdoms) == 2
     assert all(k.location.table_likeness is not None for k in reading.kingdoms)
     assert calls == []
+
+
+def test_kingdoms_read_while_the_finder_searches_read_as_read_after_it(monkeypatch):
+    """With two threads, each kingdom's cells are read in a thread of their own as soon as the
+    finder has found it (``vision.pipeline._ReadAhead``); the answer is the one read after
+    the search, in the reading thread alone."""
+    import threading
+
+    import vision.pipeline
+    from lab.tables import make_table_scene
+
+    photo = make_table_scene(1).image  # two complete kingdoms
+    read_in = []
+    read_cells = vision.pipeline._read_cells
+    monkeypatch.setattr(
+        vision.pipeline,
+        "_read_cells",
+        lambda *args: read_in.append(threading.current_thread().name) or read_cells(*args),
+    )
+    monkeypatch.setattr(vision.pipeline, "reading_threads", lambda: 2)
+    ahead = read_table(photo)
+    assert len(ahead.kingdoms) == 2
+    assert read_in[:2] == ["read_ahead_0", "read_ahead_0"]
+    read_in.clear()
+    monkeypatch.setattr(vision.pipeline, "reading_threads", lambda: 1)
+    after = read_table(photo)
+    assert read_in[:2] == ["MainThread", "MainThread"]
+    for a, b in zip(ahead.kingdoms, after.kingdoms, strict=True):
+        assert a.to_json() == b.to_json() and a.warnings == b.warnings
+        assert np.array_equal(a.board_image, b.board_image)
+        assert np.array_equal(a.cells.terrain_probs, b.cells.terrain_probs)
+        assert np.array_equal(a.cells.crown_probs, b.cells.crown_probs)
+        assert np.array_equal(a.location.corners, b.location.corners)

@@ -196,9 +196,16 @@ def find_board(
     )
 
 
-def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
+def find_kingdoms(
+    image: np.ndarray,
+    size: int | None = None,
+    on_found: Callable[[BoardLocation], None] | None = None,
+) -> KingdomsFound:
     """Every complete kingdom in a BGR photo, each its own 5×5/7×7 unless ``size`` is given.
 
+    ``on_found`` is called with each kingdom of the answer as soon as the search has found it,
+    while it goes on with the rest of the photo (the very objects the answer holds); not for a
+    board that fills the image. A caller can begin reading a kingdom then.
     Raises ``NoBoardFound`` when no complete kingdom is seen (the message names cut-off ones).
     """
     check_image(image)
@@ -250,11 +257,11 @@ def find_kingdoms(image: np.ndarray, size: int | None = None) -> KingdomsFound:
     try:
         photo.fit_ahead(blobs[1:], size, helper)
         found = _search_blobs(
-            photo, looks, model, blobs, size, lambda: looks.begin_by_texture(helper)
+            photo, looks, model, blobs, size, lambda: looks.begin_by_texture(helper), on_found
         )
         photo.searched = True  # what is left to fit ahead is not asked for
         if found.failed_blobs:
-            found = _again_by_texture(photo, looks, found, size)
+            found = _again_by_texture(photo, looks, found, size, on_found)
     finally:
         photo.searched = True
         if helper is not None:
@@ -297,9 +304,11 @@ def _search_blobs(
     blobs,
     size: int | None,
     on_failed_blob: Callable[[], None] | None = None,
+    on_found: Callable[[BoardLocation], None] | None = None,
 ) -> _Search:
     """The kingdom decision for everything ``model`` shows in each blob, largest blob first.
-    ``on_failed_blob`` is called whenever a blob is counted in ``failed_blobs``."""
+    ``on_failed_blob`` is called whenever a blob is counted in ``failed_blobs``, ``on_found``
+    with each complete kingdom as it is found."""
     image, scale = photo.image, photo.scale
     shape = image.shape[:2]
     complete: list[BoardLocation] = []
@@ -360,6 +369,8 @@ def _search_blobs(
                 errors.append(NoBoardFound(why_not))
                 continue
             complete.append(location)
+            if on_found is not None:
+                on_found(location)
     return _Search(complete, cut, failed_blobs, errors[0] if errors else None)
 
 
@@ -428,7 +439,11 @@ def _final_checks(
 
 
 def _again_by_texture(
-    photo: _Photo, looks: TableModels, first: _Search, size: int | None
+    photo: _Photo,
+    looks: TableModels,
+    first: _Search,
+    size: int | None,
+    on_found: Callable[[BoardLocation], None] | None = None,
 ) -> _Search:
     """``first`` and the kingdoms the pixel network's table model shows where colour found none.
 
@@ -438,7 +453,8 @@ def _again_by_texture(
     tiles in a checked cloth beside a kingdom and grows a halo round it; so it is asked only
     here, with the kingdoms already found (complete or cut) taken off its masks. Its blobs are
     all searched again: one it sees as colour did may still fit now (development scene 9737, a
-    kingdom with holes and lake tiles on a blue cloth).
+    kingdom with holes and lake tiles on a blue cloth). ``on_found`` is called with each
+    kingdom it adds.
     """
     model = looks.by_texture
     known = first.complete + [location for location, _ in first.cut]
@@ -455,6 +471,9 @@ def _again_by_texture(
         for location in again.complete
         if not any(_frames_overlap(location, other) for other in known)
     ]
+    if on_found is not None:
+        for location in new:
+            on_found(location)
     cut = [
         (location, sentence)
         for location, sentence in again.cut

@@ -29,6 +29,20 @@ def test_three_kingdoms_in_reading_order(aau_board):
     assert found.cut_off == ()
 
 
+def test_each_kingdom_found_is_told_as_the_search_finds_it(aau_board):
+    """``on_found`` hears of every kingdom of the answer, the very objects (a reader takes
+    what it began for them), and of nothing else; a cut-off neighbour is not one."""
+    photo = table(height=1300, width=1700)
+    small = [cv2.resize(aau_board(n), (350, 350), interpolation=cv2.INTER_AREA) for n in (1, 2)]
+    lay(photo, small[0], 900, 150)
+    lay(photo, small[1], 300, 200)
+    lay(photo, small[1], 1500, 800)  # cut by the right edge
+    told = []
+    found = find_kingdoms(photo, on_found=told.append)
+    assert len(found.kingdoms) == 2 and len(found.cut_off) == 1
+    assert sorted(map(id, told)) == sorted(map(id, found.kingdoms))
+
+
 @pytest.mark.parametrize("gap", [35, 70])  # 0.35 and 0.7 of a cell: a few centimetres
 def test_neighbouring_kingdoms_do_not_merge(aau_board, gap):
     photo = table("wood", 1000, 1600, seed=5)
