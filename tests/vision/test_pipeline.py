@@ -193,3 +193,25 @@ def test_a_side_of_table_puts_a_seven_by_seven_frame_in_doubt_whole(size):
     flagged = _open_sides_in_doubt(cells).uncertain
     assert flagged[:, 0].all()
     assert flagged[:, 1:].all() if size == 7 else not flagged[:, 1:].any()
+
+
+def test_a_frame_off_the_tiles_seams_is_flagged_whole(shared_dir):
+    """A frame the finder chose that lies across the tiles' seams (the lattice sheared off
+    them, as on camera scene 7812's cutting mat) has every cell flagged, saying why; on the
+    tiles, nothing is."""
+    from tests.vision.test_holes import photo_with_holes
+    from vision.find import location_from_corners
+    from vision.pipeline import OFF_THE_SEAMS, _read_at
+
+    photo = photo_with_holes(shared_dir, [])
+    on = location_from_corners(
+        _frame(OFFSET, OFFSET), 5, tile_span=(0, 5, 0, 5), image_shape=photo.shape[:2]
+    )
+    reading = _read_at(photo, photo, on, None)
+    assert OFF_THE_SEAMS not in reading.warnings and reading.cells.in_doubt is None
+    sheared = _frame(OFFSET, OFFSET)
+    sheared[2:, 0] += CELL // 2  # the bottom edge half a cell right: the lower rows across seams
+    off = location_from_corners(sheared, 5, tile_span=(0, 5, 0, 5), image_shape=photo.shape[:2])
+    reading = _read_at(photo, photo, off, None)
+    assert OFF_THE_SEAMS in reading.warnings
+    assert reading.cells.uncertain.all()
