@@ -41,6 +41,7 @@ from vision.find import (
     shift_frame,
     strip_cells,
 )
+from vision.find.edges import seam_support
 from vision.find.extent import without_size_doubt
 from vision.find.location import cell_centres, inside_frame
 from vision.find.search import find_kingdoms, reading_threads, refit_without_side
@@ -236,6 +237,9 @@ def _read_at(
             # A frame the finder chose (not the caller's corners) with a side of table.
             warnings = (*warnings, *open_side_warnings(cells.board))
             cells = _open_sides_in_doubt(cells)
+            if off_the_seams(board_image, cells.board):
+                warnings = (*warnings, OFF_THE_SEAMS)
+                cells = replace(cells, in_doubt=np.ones((size, size), bool))
     except ValueError as err:
         said = err.args[0] if err.args and isinstance(err.args[0], Message) else str(err)
         raise ImageError(msg("{file}: {error}", file=describe(source), error=said)) from None
@@ -249,12 +253,39 @@ def _open_sides_in_doubt(cells: CellReadings) -> CellReadings:
     Such a line is a kingdom smaller than its frame, or a frame a line off whose other side
     leaves the kingdom's last line out (``open_side_warnings`` says so); read as holes, its
     cells would be a guess presented as fact, so the user is asked to check them.
+
+    A 7×7 frame with such a side is in doubt whole. The finder frames a 5×5 kingdom's smaller
+    part round its castle, but a Mighty Duel kingdom fills its 7×7 but for a few discarded
+    dominoes: a line of table left there is a lattice off the tiles' pitch or phase, and every
+    cell is read across seams, most of them confidently wrong (camera development scenes 8459,
+    8474 and 8796: 21 wrong cells unmarked, off by half a cell and more).
     """
     open_cells = open_side_cells(cells.board)
     if not open_cells.any():
         return cells
+    if cells.size == 7:
+        open_cells = np.ones_like(open_cells)
     in_doubt = open_cells if cells.in_doubt is None else cells.in_doubt | open_cells
     return replace(cells, in_doubt=in_doubt)
+
+
+# A frame whose inner lines show a tile's edge on fewer than this share of their segments
+# between two tiles (the smaller share, of the lines across and the lines down) lies off the
+# tiles' seams. On camera development scenes 7100-7499 frames on their tiles had 0.5 at the
+# least (a 7×7 whose figure hides seams); the frames a line off or sheared 0.37-0.58 (7812,
+# 8459, 8474, 8796), all but 7812 also left with a side of table (``_open_sides_in_doubt``).
+SEAM_MIN_SUPPORT = 0.45
+OFF_THE_SEAMS = msg(
+    "The grid does not lie along the tiles' edges everywhere: check every cell, or give the"
+    " kingdom's four corners."
+)
+
+
+def off_the_seams(board_image: np.ndarray, board: Board) -> bool:
+    """Whether the straightened kingdom's inner cell lines miss the tiles' edges between the
+    cells ``board`` reads as tiles: a lattice off the tiles' pitch, phase or slant, every cell
+    read across seams."""
+    return seam_support(board_image, ~hole_grid(board)) < SEAM_MIN_SUPPORT
 
 
 RING_OF_TABLE = msg(

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scoring.board import parse_board
+from scoring.board import Terrain, parse_board
 from vision.pipeline import ImageError, read_image
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_images" / "synthetic-scene-20.jpg"
@@ -172,3 +172,46 @@ def test_a_black_and_white_photo_is_told_it_has_no_colour():
     blank = np.full((600, 800, 3), 128, np.uint8)
     with pytest.raises(ValueError, match="nothing stands out"):  # no picture: not "no colour"
         read_image(blank)
+
+
+@pytest.mark.parametrize("size", [5, 7])
+def test_a_side_of_table_puts_a_seven_by_seven_frame_in_doubt_whole(size):
+    """A line of table along a side is flagged; on a 7×7 frame, which a kingdom at a game's
+    end fills but for a few discarded dominoes, every cell is: the lattice is off the tiles
+    (camera scene 8796, half a cell off: 18 wrong cells unmarked). A 5×5 frame may hold a
+    smaller kingdom round its castle, so there only the line is."""
+    from tests.vision.test_decode import probabilities, random_kingdom
+    from vision.cells import CellReadings
+    from vision.labels import TERRAINS
+    from vision.pipeline import _open_sides_in_doubt
+
+    terrain, crowns = probabilities(random_kingdom(size, 3))
+    terrain[:, 0] = 0.01
+    terrain[:, 0, TERRAINS.index(Terrain.EMPTY)] = 0.93  # the left column reads as table
+    cells = CellReadings(terrain, crowns, 0.5, joint_decoding=False)
+    assert not cells.uncertain.any()
+    flagged = _open_sides_in_doubt(cells).uncertain
+    assert flagged[:, 0].all()
+    assert flagged[:, 1:].all() if size == 7 else not flagged[:, 1:].any()
+
+
+def test_a_frame_off_the_tiles_seams_is_flagged_whole(shared_dir):
+    """A frame the finder chose that lies across the tiles' seams (the lattice sheared off
+    them, as on camera scene 7812's cutting mat) has every cell flagged, saying why; on the
+    tiles, nothing is."""
+    from tests.vision.test_holes import photo_with_holes
+    from vision.find import location_from_corners
+    from vision.pipeline import OFF_THE_SEAMS, _read_at
+
+    photo = photo_with_holes(shared_dir, [])
+    on = location_from_corners(
+        _frame(OFFSET, OFFSET), 5, tile_span=(0, 5, 0, 5), image_shape=photo.shape[:2]
+    )
+    reading = _read_at(photo, photo, on, None)
+    assert OFF_THE_SEAMS not in reading.warnings and reading.cells.in_doubt is None
+    sheared = _frame(OFFSET, OFFSET)
+    sheared[2:, 0] += CELL // 2  # the bottom edge half a cell right: the lower rows across seams
+    off = location_from_corners(sheared, 5, tile_span=(0, 5, 0, 5), image_shape=photo.shape[:2])
+    reading = _read_at(photo, photo, off, None)
+    assert OFF_THE_SEAMS in reading.warnings
+    assert reading.cells.uncertain.all()

@@ -229,6 +229,36 @@ def line_hits(grad, lines, band, line_origin, band_origin, span=None) -> float:
     return hits / total if total else 0.0
 
 
+def seam_support(board_image: np.ndarray, tiles: np.ndarray) -> float:
+    """The smaller, of vertical and horizontal lines, share of the inner cell lines of a
+    straightened N×N kingdom that show an edge where the lattice puts them, counting only the
+    segments between two ``tiles`` ((N, N) bool): between two holes, or a hole and a tile of
+    the table's colour, the table runs on with no edge. 1.0 when a way has no such segment."""
+    size = tiles.shape[0]
+    if tiles.shape != (size, size):
+        raise ValueError(f"tiles must be N×N, got {tiles.shape}")
+    h, w = board_image.shape[:2]
+    P = LATTICE_PX
+    half = int(0.25 * P)
+    whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    target = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) * P + P // 2
+    to_lattice = cv2.getPerspectiveTransform(whole, target)
+    vertical, _, _, offset, strength, found = lattice_edges(
+        board_image, to_lattice, size, size, half, True
+    )
+    hit = found & (np.abs(offset - half) <= 0.1 * P) & (strength >= 1.5)
+    # Segments in lattice_edges' order: vertical line i (between columns i - 1 and i), row by
+    # row; then horizontal line j (between rows j - 1 and j), column by column.
+    between = np.concatenate(
+        [(tiles[:, :-1] & tiles[:, 1:]).T.ravel(), (tiles[:-1, :] & tiles[1:, :]).ravel()]
+    )
+    shares = []
+    for way in (vertical, ~vertical):
+        counted = way & between
+        shares.append(float(hit[counted].mean()) if counted.any() else 1.0)
+    return min(shares)
+
+
 def frame_edge_support(small: np.ndarray, frame: np.ndarray, size: int) -> float:
     """The smaller, of vertical and horizontal lines, share of the N×N ``frame``'s inner cell
     boundaries that show a tile edge: how well the frame sits on the tiles."""

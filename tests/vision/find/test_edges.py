@@ -14,6 +14,7 @@ from vision.find.edges import (
     frame_edge_support,
     gradient_images,
     lattice_edges,
+    seam_support,
     strongest_peaks,
 )
 
@@ -95,3 +96,26 @@ def test_an_outline_collapsed_to_a_line_shows_no_edges_and_does_not_crash():
     columns, rows = edge_profiles(np.zeros((90, 471, 3), np.uint8), line, 16, 256)
     assert columns.shape == (16,) and rows.shape == (256,)
     assert not columns.any() and not rows.any()
+
+
+def test_a_straightened_kingdom_off_its_seams_shows_few_edges_between_its_tiles():
+    """Cut on its tiles, every line between two tiles has an edge; cut half a cell off, few."""
+    image = np.full((500, 500, 3), 200, np.uint8)
+    draw_tiles(image, 5, 5, 0, 0, 100, seed=1)
+    tiles = np.ones((5, 5), bool)
+    assert seam_support(image, tiles) == 1.0
+    shifted = np.full((500, 500, 3), 200, np.uint8)
+    shifted[:, 50:] = image[:, :450]
+    assert seam_support(shifted, tiles) < 0.5
+
+
+def test_only_the_lines_between_two_tiles_count():
+    """A column of holes (the table showing, no edge between them or beside a tile of the
+    table's colour) counts against the seams only if it is taken for tiles."""
+    image = np.full((500, 500, 3), 200, np.uint8)
+    draw_tiles(image, 5, 5, 0, 0, 100, seed=1)
+    image[:, :200] = 200  # the two left columns show the table
+    tiles = np.ones((5, 5), bool)
+    assert seam_support(image, tiles) < 0.8
+    tiles[:, :2] = False
+    assert seam_support(image, tiles) == 1.0
