@@ -88,8 +88,29 @@ def test_board_has_exactly_one_castle_and_legal_crowns():
     assert board.castle == (0, 0)
     assert board[4, 4].terrain is Terrain.WHEAT
     assert all(cell.crowns <= 1 for _, _, cell in board.iter_cells())
-    # No cell is confidently "wheat with one crown", so all land cells are flagged.
-    assert readings.uncertain.sum() == 24
+    # No cell is confidently "wheat with one crown", so all land cells are flagged; and the
+    # castle too, since a cell far from it reads castle-like as well (below).
+    assert readings.uncertain.sum() == 25
+
+
+def test_a_second_castle_like_cell_puts_the_castle_in_doubt():
+    """Two cells apart that both read castle (a hole's cloth like the start tile's mosaic, say):
+    decoding keeps one, confidently, but which it is the model alone chose: both are flagged.
+    A castle-like cell beside the castle is the figure's top, not a second castle."""
+    wheat, castle = TERRAINS.index(Terrain.WHEAT), TERRAINS.index(Terrain.CASTLE)
+    crowns = one_hot(5, 4, 0)
+    terrain = one_hot(5, 8, wheat)
+    terrain[2, 2] = one_hot(1, 8, castle)[0, 0]
+    terrain[4, 3, castle], terrain[4, 3, wheat] = 0.7, 0.3  # two rows away
+    readings = CellReadings(terrain, crowns, 0.5, joint_decoding=False)
+    assert readings.board.castle == (2, 2) and readings.confidence[2, 2] > 0.9
+    assert readings.uncertain[2, 2] and readings.uncertain[4, 3]
+    assert readings.uncertain.sum() == 2
+    terrain = one_hot(5, 8, wheat)
+    terrain[2, 2] = one_hot(1, 8, castle)[0, 0]
+    terrain[3, 2, castle], terrain[3, 2, wheat] = 0.6, 0.4  # beside it
+    beside = CellReadings(terrain, crowns, 0.5, joint_decoding=False)
+    assert not beside.uncertain[2, 2]  # (3, 2) itself is flagged for its own low confidence
 
 
 def test_cells_json_lists_every_cell(shared_dir):

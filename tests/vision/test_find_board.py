@@ -55,6 +55,38 @@ def test_straightened_boards_are_recognised(shared_dir):
         np.testing.assert_allclose(location.corners, [[0, 0], [500, 0], [500, 500], [0, 500]])
 
 
+@pytest.mark.parametrize(
+    ("name", "size", "degrees"),
+    [("1", 5, 2.5), ("13", 5, 2.5), ("40", 5, 2.5), ("1", 7, 5.0), ("44", 7, -5.0)],
+)
+def test_a_tight_crop_is_framed_on_its_tiles(shared_dir, name, size, degrees):
+    """A photo cropped tight round a kingdom lying a few degrees askew on a patterned cloth is
+    taken as the board (no table to speak of), but framed on its tiles, not on the crop's edges:
+    the whole crop is 0.3 (5×5, 2.5 degrees) to 0.7 cell (7×7, 5 degrees) off the kingdom's
+    corners, and cells cut that far off read half of the next tile."""
+    from lab.synth import _printed_cloth
+
+    board = cv2.imread(str(shared_dir / "datasets" / "aau-boards" / "images" / f"{name}.jpg"))
+    board = cv2.resize(board, (500, 500), interpolation=cv2.INTER_AREA)
+    side = 100 * size
+    if size == 7:  # the 5×5 board's cells laid out 7×7, row and column wrapping round
+        board = np.tile(board, (2, 2, 1))[:side, :side]
+    cloth = _printed_cloth(np.random.default_rng(1), 1100, 1100, 40).clip(0, 255).astype(np.uint8)
+    turn = cv2.getRotationMatrix2D((side / 2, side / 2), degrees, 1.0)
+    turn[:, 2] += (1100 - side) / 2
+    laid = cv2.warpAffine(board, turn, (1100, 1100))
+    alpha = cv2.warpAffine(np.ones((side, side), np.float32), turn, (1100, 1100))[..., None]
+    photo = (cloth * (1 - alpha) + laid * alpha).astype(np.uint8)
+    square = np.array([[[0, 0], [side, 0], [side, side], [0, side]]], np.float64)
+    corners = cv2.transform(square, turn)[0]
+    low = np.floor(corners.min(axis=0) - 8).astype(int)  # 0.08 cell of cloth beyond it
+    high = np.ceil(corners.max(axis=0) + 8).astype(int)
+    crop = np.ascontiguousarray(photo[low[1] : high[1], low[0] : high[0]])
+    location = find_board(crop, size)
+    assert location.straightened and location.size == size
+    assert np.abs(location.corners - (corners - low)).max() < 0.1 * 100
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3, 5, 8, 13])
 def test_synthetic_scenes(seed, shared_dir):  # the scenes are made of aau-boards images
     scene = make_scene(seed, photo_long_side=1200)

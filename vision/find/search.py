@@ -43,6 +43,7 @@ from vision.find.lattice import (
     NOT_A_GRID,
     SNAPPED_MIN_SUPPORT,
     fit_lattice,
+    fit_straightened,
     size_inside,
     straightened_size,
 )
@@ -196,6 +197,14 @@ def find_board(
     )
 
 
+def _straightened(small: np.ndarray, scale: float, size: int, shape) -> BoardLocation:
+    """The location of an image taken as a straightened board: the whole image, or the frame
+    its tile edges sit on when it is a tight crop with a strip of table round an askew kingdom
+    (``fit_straightened``)."""
+    corners = fit_straightened(small, size) / scale
+    return location_from_corners(corners, size, straightened=True, image_shape=shape)
+
+
 def find_kingdoms(
     image: np.ndarray,
     size: int | None = None,
@@ -219,10 +228,7 @@ def find_kingdoms(
 
     straight_size = straightened_size(gradient_images(small))
     if straight_size is not None and tiles_seen(small, full * scale, size or straight_size):
-        straight = location_from_corners(
-            full, size or straight_size, straightened=True, image_shape=shape
-        )
-        return KingdomsFound((straight,))
+        return KingdomsFound((_straightened(small, scale, size or straight_size, shape),))
 
     looks = TableModels(small)
     model = looks.by_colour
@@ -233,8 +239,7 @@ def find_kingdoms(
         # whole image shows a lattice of tiles (a blank or noisy image does not).
         found = size or size_inside(small, full * scale)
         if tiles_seen(small, full * scale, found):
-            straight = location_from_corners(full, found, straightened=True, image_shape=shape)
-            return KingdomsFound((straight,))
+            return KingdomsFound((_straightened(small, scale, found, shape),))
         raise NoBoardFound(
             msg(
                 "no kingdom found: the image shows no grid of tiles; take a photo of the whole "
