@@ -512,8 +512,8 @@ def test_a_cell_in_doubt_is_read_in_its_four_turns_and_no_other_is(shared_dir, m
     board = cv2.imread(str(shared_dir / "datasets/aau-boards/images/5.jpg"))
     board = cv2.resize(board, (5 * 64, 5 * 64), interpolation=cv2.INTER_AREA)  # 64 px a cell
     board[:64, 3 * 64 :] = swirled_cloth(64, 2 * 64, 5)
-    board[2 * 64 : 3 * 64, :64] = cv2.addWeighted(  # half cloth, half tile: in doubt
-        board[2 * 64 : 3 * 64, :64], 0.5, swirled_cloth(64, 64, 6), 0.5, 0
+    board[2 * 64 : 3 * 64, :64] = cv2.addWeighted(  # a tile seen through cloth: in doubt
+        board[2 * 64 : 3 * 64, :64], 0.7, swirled_cloth(64, 64, 6), 0.3, 0
     )
     passes = []
     features = holes.art_features
@@ -522,8 +522,11 @@ def test_a_cell_in_doubt_is_read_in_its_four_turns_and_no_other_is(shared_dir, m
     )
     odds = art_hole_odds(board, 5)
     doubt = np.abs(odds) < holes.ART_DOUBT
-    assert doubt.any() and doubt.sum() <= 3
-    assert passes == [25, 3 * doubt.sum()]
+    assert doubt.any()
+    # One pass for the board, then three more turns for each cell the first pass left in doubt
+    # (the averaged odds may then leave doubt): a few cells, never the board.
+    assert len(passes) == 2 and passes[0] == 25
+    assert passes[1] % 3 == 0 and doubt.sum() <= passes[1] // 3 <= 3
     for turn in (1, 2, 3):
         turned = art_hole_odds(np.ascontiguousarray(np.rot90(board, turn)), 5)
         assert np.allclose(
