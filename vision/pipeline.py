@@ -216,8 +216,8 @@ def _read_at(
         cells = read[1] if read is not None else _read_cells(image, board_image, location, size)
         if size_given is None and location is not None and _ring_of_table(location, cells):
             location = _inner_five(location)
-            board_image, warnings, size = straighten(image, location), location.warnings, 5
-            cells = _read_cells(image, board_image, location, size)
+            warnings, size = location.warnings, 5
+            board_image, cells = _read_frame(image, location, size)
             warnings = (*warnings, RING_OF_TABLE)
         if location is not None and location.tile_span is not None:
             location, board_image, cells, said = _over_left_out_tiles(
@@ -228,8 +228,8 @@ def _read_at(
             # A kingdom smaller than its frame: put the castle in the middle if the tiles allow.
             moved = centre_on_castle(location, cells.board.castle)
             if moved is not location:
-                location, board_image = moved, straighten(image, moved)
-                cells = _read_cells(image, board_image, location, size)
+                location = moved
+                board_image, cells = _read_frame(image, location, size)
         # Say why the cell behind the figure is flagged: what hides it is not on the tile.
         tops = figure_tops(location) if location is not None else None
         warnings = (*warnings, *behind_figure_warnings(cells, tops))
@@ -338,8 +338,7 @@ def _over_left_out_tiles(
         moved = over_strip_beyond(location, move, others)
         if moved is None:
             continue
-        moved_image = straighten(image, moved)
-        moved_cells = _read_cells(image, moved_image, moved, size)
+        moved_image, moved_cells = _read_frame(image, moved, size)
         strip_holes = hole_grid(moved_cells.board)[strip_cells(moved.size, move)].sum()
         if strip_holes <= moved.size // 2:
             return moved, moved_image, moved_cells, (_MOVED[move],)
@@ -369,8 +368,7 @@ def _refitted(
             inside_frame(cell_centres(refitted), other).any() for other in others
         ):
             continue
-        refitted_image = straighten(image, refitted)
-        refitted_cells = _read_cells(image, refitted_image, refitted, size)
+        refitted_image, refitted_cells = _read_frame(image, refitted, size)
         if not open_sides(refitted_cells.board) and hole_grid(refitted_cells.board).sum() < holes:
             return refitted, refitted_image, refitted_cells, (REFITTED,)
     return location, board_image, cells, ()
@@ -401,6 +399,14 @@ _MOVED = {
         "check that the grid lies on the kingdom."
     ),
 }
+
+
+def _read_frame(
+    image: np.ndarray, location: BoardLocation, size: int | None
+) -> tuple[np.ndarray, CellReadings]:
+    """``location`` straightened out of ``image``, and its cells (``_read_cells``)."""
+    board_image = straighten(image, location)
+    return board_image, _read_cells(image, board_image, location, size)
 
 
 def _read_cells(
@@ -510,8 +516,7 @@ class _ReadAhead:
         self._reads[id(location)] = (location, self._pool.submit(self._read, location))
 
     def _read(self, location: BoardLocation) -> tuple[np.ndarray, CellReadings]:
-        board_image = straighten(self._image, location)
-        return board_image, _read_cells(self._image, board_image, location, location.size)
+        return _read_frame(self._image, location, location.size)
 
     def take(self, location: BoardLocation) -> tuple[np.ndarray, CellReadings] | None:
         """(board image, cells) of ``location`` read ahead; None when it was not begun or

@@ -184,10 +184,17 @@ def strongest_peak_arrays(strips: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
 
 
 def edge_support(
-    small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int, each_way: bool = False
+    small: np.ndarray,
+    to_lattice: np.ndarray,
+    cells_x: int,
+    cells_y: int,
+    each_way: bool = False,
+    counted: np.ndarray | None = None,
 ) -> float:
     """The share of inner cell-boundary segments with a clear edge within 0.1 cell of the lattice
-    (with ``each_way``, the smaller of the shares on vertical and on horizontal lines).
+    (with ``each_way``, the smaller of the shares on vertical and on horizontal lines; a way
+    with no segment counts 1.0). ``counted``: only these segments (bool, in ``lattice_edges``'
+    order), all when None.
 
     Between two tiles there is always an edge (a gap, or a change of picture); a colourful blob
     that merely got a lattice fitted to it has edges here and there, not along every line.
@@ -198,6 +205,8 @@ def edge_support(
         small, to_lattice, cells_x, cells_y, half, True
     )
     hit = found & (np.abs(offset - half) <= 0.1 * P) & (strength >= 1.5)
+    if counted is not None:
+        vertical, hit = vertical[counted], hit[counted]
     totals = {True: int(vertical.sum()), False: int((~vertical).sum())}
     hits = {True: int((hit & vertical).sum()), False: int((hit & ~vertical).sum())}
     if each_way:
@@ -238,31 +247,27 @@ def seam_support(board_image: np.ndarray, tiles: np.ndarray) -> float:
     if tiles.shape != (size, size):
         raise ValueError(f"tiles must be N×N, got {tiles.shape}")
     h, w = board_image.shape[:2]
-    P = LATTICE_PX
-    half = int(0.25 * P)
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    target = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) * P + P // 2
-    to_lattice = cv2.getPerspectiveTransform(whole, target)
-    vertical, _, _, offset, strength, found = lattice_edges(
-        board_image, to_lattice, size, size, half, True
-    )
-    hit = found & (np.abs(offset - half) <= 0.1 * P) & (strength >= 1.5)
     # Segments in lattice_edges' order: vertical line i (between columns i - 1 and i), row by
     # row; then horizontal line j (between rows j - 1 and j), column by column.
     between = np.concatenate(
         [(tiles[:, :-1] & tiles[:, 1:]).T.ravel(), (tiles[:-1, :] & tiles[1:, :]).ravel()]
     )
-    shares = []
-    for way in (vertical, ~vertical):
-        counted = way & between
-        shares.append(float(hit[counted].mean()) if counted.any() else 1.0)
-    return min(shares)
+    return frame_edge_support(board_image, whole, size, counted=between)
 
 
-def frame_edge_support(small: np.ndarray, frame: np.ndarray, size: int) -> float:
-    """The smaller, of vertical and horizontal lines, share of the N×N ``frame``'s inner cell
-    boundaries that show a tile edge: how well the frame sits on the tiles."""
+def frame_to_lattice(frame: np.ndarray, size: int) -> np.ndarray:
+    """The homography taking an N×N ``frame`` (TL, TR, BR, BL) to the lattice view
+    ``lattice_edges`` reads: LATTICE_PX per cell, half a cell of margin."""
     P, margin = LATTICE_PX, LATTICE_PX // 2
     target = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) * P + margin
-    to_lattice = cv2.getPerspectiveTransform(frame.astype(np.float32), target)
-    return edge_support(small, to_lattice, size, size, each_way=True)
+    return cv2.getPerspectiveTransform(frame.astype(np.float32), target)
+
+
+def frame_edge_support(
+    small: np.ndarray, frame: np.ndarray, size: int, counted: np.ndarray | None = None
+) -> float:
+    """The smaller, of vertical and horizontal lines, share of the N×N ``frame``'s inner cell
+    boundaries (only the ``counted`` ones, see ``edge_support``) that show a tile edge: how
+    well the frame sits on the tiles."""
+    return edge_support(small, frame_to_lattice(frame, size), size, size, True, counted)

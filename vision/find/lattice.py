@@ -26,6 +26,7 @@ from vision.find.edges import (
     edge_profiles,
     edge_support,
     frame_edge_support,
+    frame_to_lattice,
     lattice_edges,
     lattice_to_image,
 )
@@ -140,8 +141,6 @@ def fit_straightened(small: np.ndarray, size: int) -> np.ndarray:
     that than on the whole image, else the whole image."""
     h, w = small.shape[:2]
     whole = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
-    P, margin = LATTICE_PX, LATTICE_PX // 2
-    target = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) * P + margin
     square = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float64)
     centre = whole.mean(axis=0)
     after, fitted = -1.0, whole
@@ -149,7 +148,7 @@ def fit_straightened(small: np.ndarray, size: int) -> np.ndarray:
         turn = np.radians(degrees)
         cos, sin = np.cos(turn), np.sin(turn)
         start = (whole - centre) @ np.array([[cos, sin], [-sin, cos]]) / (cos + abs(sin)) + centre
-        to_lattice = cv2.getPerspectiveTransform(start.astype(np.float32), target)
+        to_lattice = frame_to_lattice(start, size)
         for window in STRAIGHT_REFIT_WINDOWS:
             to_lattice = _refine_on_edges(small, to_lattice, size, size, window)
         frame = lattice_to_image(square, np.linalg.inv(to_lattice))
