@@ -187,6 +187,7 @@ SHRINK = (0.35, 0.5)  # the photo read at this share of its size
 COUNTS = (
     *("kingdoms", "found", "cells", "cells_right", "boards_right", "totals_right"),
     *("holes", "holes_right", "tiles", "false_holes", "wrong_cells", "wrong_cells_marked"),
+    "totals_or_caught",
 )
 
 
@@ -199,13 +200,14 @@ def read_shrunk_table(seed: int) -> dict:
     Each complete kingdom is matched to the found one whose centre is nearest (within a cell)
     and compared under the quarter turn that fits best. Counts: ``kingdoms``, ``found``,
     ``cells``, ``cells_right``, ``boards_right``, ``totals_right``, ``holes``, ``holes_right``,
-    ``tiles``, ``false_holes``, ``wrong_cells``, ``wrong_cells_marked``, and ``px_per_kingdom``
+    ``tiles``, ``false_holes``, ``wrong_cells``, ``wrong_cells_marked``, ``totals_or_caught``
+    (``lab.evaluate.right_or_caught``), and ``px_per_kingdom``
     (as read) for each kingdom. Scenes ``lab.tables`` draws as video frames are skipped (all
     counts 0).
     """
     import cv2
 
-    from lab.evaluate import board_total
+    from lab.evaluate import board_total, right_or_caught
     from scoring.board import parse_board
     from vision.pipeline import read_table
 
@@ -255,7 +257,9 @@ def read_shrunk_table(seed: int) -> dict:
         counts["cells_right"] += int((~wrong).sum())
         counts["boards_right"] += int(not wrong.any())
         truth_board = parse_board("\n".join(" ".join(row) for row in truth.labels))
-        counts["totals_right"] += int(board_total(reading.board) == board_total(truth_board))
+        total_right = board_total(reading.board) == board_total(truth_board)
+        counts["totals_right"] += int(total_right)
+        counts["totals_or_caught"] += int(right_or_caught(total_right, wrong, marked))
         counts["holes"] += int(holes.sum())
         counts["holes_right"] += int((read[holes] == ".").sum())
         counts["tiles"] += int((~holes).sum())
@@ -289,6 +293,7 @@ def read_shrunk_tables(count: int, seed: int = 30000) -> dict:
         "cells": share("cells_right", "cells"),
         "boards": share("boards_right", "kingdoms"),
         "totals": share("totals_right", "kingdoms"),
+        "totals_or_caught": share("totals_or_caught", "kingdoms"),
         "holes": share("holes_right", "holes"),
         "false_holes": share("false_holes", "tiles"),
         "wrong_cells": total["wrong_cells"],

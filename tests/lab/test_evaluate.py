@@ -105,7 +105,7 @@ def test_every_kind_gets_one_line(shared_dir, capsys, monkeypatch):
     from lab import evaluate
 
     figures = dict(found=1.0, cells=0.99, boards=0.9, totals=0.95, holes=1.0, false_holes=0.0)
-    figures.update(wrong_cells=2, wrong_cells_marked=2)
+    figures.update(wrong_cells=2, wrong_cells_marked=2, totals_or_caught=0.985)
     kinds = {"kind a": (lambda n, seed: figures, 1), "kind b": (lambda n, seed: figures, 2)}
     monkeypatch.setattr(evaluate, "SCENE_KINDS", kinds)
     evaluate.evaluate_kinds(3)
@@ -114,14 +114,15 @@ def test_every_kind_gets_one_line(shared_dir, capsys, monkeypatch):
         ["kind", "a"],
         ["kind", "b"],
     ]
-    assert any("95.0%" in line and "2 of 2" in line for line in lines if line.startswith("kind a"))
+    kind_a = [line for line in lines if line.startswith("kind a")]
+    assert any("95.0%" in line and "98.5%" in line and "2 of 2" in line for line in kind_a)
 
 
 def test_kinds_read_development_seeds_when_given_a_seed(shared_dir, capsys, monkeypatch):
     from lab import evaluate
 
     figures = dict(found=1.0, cells=1.0, boards=1.0, totals=1.0, holes=1.0, false_holes=0.0)
-    figures.update(wrong_cells=0, wrong_cells_marked=0)
+    figures.update(wrong_cells=0, wrong_cells_marked=0, totals_or_caught=1.0)
     seeds = []
     kinds = {"kind a": (lambda n, seed: seeds.append(seed) or figures, 1000)}
     monkeypatch.setattr(evaluate, "SCENE_KINDS", kinds)
@@ -170,3 +171,16 @@ def test_hard_scenes_are_read_with_their_kingdom_shrunk(shared_dir, capsys):
     figures = evaluate_scenes(1, 5000, kingdom_px=300)
     assert "kingdoms at most 300 px across" in capsys.readouterr().out
     assert figures["found"] == 1.0
+
+
+def test_a_wrong_total_is_caught_only_when_every_wrong_cell_is_marked():
+    from lab.evaluate import right_or_caught
+
+    wrong = np.zeros((5, 5), bool)
+    wrong[0, 1] = wrong[2, 2] = True
+    marked = np.zeros((5, 5), bool)
+    marked[0, 1] = True
+    assert not right_or_caught(False, wrong, marked)
+    marked[2, 2] = True
+    assert right_or_caught(False, wrong, marked)
+    assert right_or_caught(True, wrong, np.zeros((5, 5), bool))
