@@ -48,3 +48,31 @@ def test_a_cell_turned_wrong_or_a_kingdom_lost_fails_the_gate():
     ]
     assert gains == ["aau boards/1@0.5: cells now right ['0,0']"]
     assert "cell (3, 4) truth W1, read W0 (flagged)" in "\n".join(real_gate.misses(now))
+
+
+def test_soft_copies_are_the_photos_as_soft_video_frames_the_same_every_time(shared_dir):
+    soft = Case("photos soft", "game1 soft", 0.35)
+    assert soft in real_gate.cases(["photos soft"], (0.35,))
+    data, truth = real_gate.image_and_truth(soft)
+    assert real_gate.image_and_truth(soft)[0] == data  # the baseline can hold it
+    sharp, sharp_truth = real_gate.image_and_truth(Case("photos", "game1", 0.35))
+    assert truth == sharp_truth
+
+    def detail(jpeg: bytes) -> float:
+        gray = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_GRAYSCALE)
+        return float(cv2.Laplacian(gray, cv2.CV_64F).var())
+
+    assert detail(data) < 0.5 * detail(sharp)
+
+
+def test_writing_the_baseline_for_some_sources_keeps_the_others(tmp_path, monkeypatch):
+    import json
+
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps({"aau boards/1@1": {"found": True, "wrong": []}}))
+    read = Outcome(Case("photos soft", "game1 soft", 0.5), 49, problem="not read (test)")
+    monkeypatch.setattr(real_gate, "read_all", lambda cases, jobs: [read])
+    real_gate.main(["--sources", "photos soft", "--baseline", str(baseline), "--write-baseline"])
+    written = json.loads(baseline.read_text())
+    assert written["aau boards/1@1"] == {"found": True, "wrong": []}
+    assert written["photos soft/game1 soft@0.5"] == {"found": False, "wrong": []}
