@@ -184,7 +184,7 @@ def print_report(results: list[SceneResult], negatives: list[tuple[str, int]], a
     def share(a: int, b: int) -> str:
         return f"{a}/{b} = {100 * a / b:.1f} %" if b else "n/a"
 
-    soft = "" if args.soft is None else f", soft {args.soft}"
+    soft = "" if getattr(args, "soft", None) is None else f", soft {args.soft}"
     print(
         f"== game-night tables (n={len(results)}, seed={args.seed}, {args.long_side} px{soft}) =="
     )
