@@ -3,6 +3,8 @@
     python -m lab.evaluate_tables                    # 300 scenes (seed 5000) + 100 negatives
     python -m lab.evaluate_tables --n 40 --negatives 20
     python -m lab.evaluate_tables --jobs 2           # two processes
+    python -m lab.evaluate_tables --soft video       # every photo a soft video frame
+    python -m lab.evaluate_tables --soft 2           # every photo blurred (Gaussian σ 2 px)
 
 For each scene, ``vision.find.find_kingdoms`` on the photo; each found kingdom is matched to the
 true kingdom whose centre is nearest (within one cell). Prints: complete kingdoms found (with the
@@ -19,8 +21,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
+from lab.synth import _video_frame
 from lab.tables import make_table_scene, negative_image
 from vision.find import NoBoardFound
 from vision.find.search import find_kingdoms
@@ -55,12 +59,27 @@ def corner_error(found: np.ndarray, truth: np.ndarray, size: int) -> float:
     return float(min(errors) / cell)
 
 
-def evaluate_scene(seed: int, long_side: int = 1600) -> SceneResult:
+def softened(image: np.ndarray, soft: str | None, seed: int) -> np.ndarray:
+    """``image`` made softer: ``soft`` "video" makes it a video frame (``lab.synth._video_frame``:
+    half size, a 3-8 px motion blur, JPEG 35-70), a number blurs it (Gaussian σ in pixels) and
+    saves it as JPEG 80; None leaves it as drawn."""
+    if soft is None:
+        return image
+    if soft == "video":
+        return _video_frame(np.random.default_rng([seed, 81]), image)
+    blurred = cv2.GaussianBlur(image, (0, 0), float(soft))
+    ok, encoded = cv2.imencode(".jpg", blurred, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    assert ok
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+
+def evaluate_scene(seed: int, long_side: int = 1600, soft: str | None = None) -> SceneResult:
     scene = make_table_scene(seed, long_side)
     result = SceneResult(seed, scene.table + (" video" if scene.video else ""))
+    image = softened(scene.image, soft, seed)
     start = time.perf_counter()
     try:
-        found = find_kingdoms(scene.image).kingdoms
+        found = find_kingdoms(image).kingdoms
     except NoBoardFound:
         found = ()
     result.ms = 1000 * (time.perf_counter() - start)
@@ -106,12 +125,24 @@ def evaluate_scene(seed: int, long_side: int = 1600) -> SceneResult:
     return result
 
 
-def evaluate_negative(seed: int, long_side: int = 1600) -> tuple[str, int]:
+def evaluate_negative(seed: int, long_side: int = 1600, soft: str | None = None) -> tuple[str, int]:
     kind, image = negative_image(seed, long_side)
+    image = softened(image, soft, seed)
     try:
         return kind, len(find_kingdoms(image).kingdoms)
     except NoBoardFound:
         return kind, 0
+
+
+def _soft(text: str) -> str:
+    """``--soft``: "video" or a positive Gaussian σ."""
+    try:
+        ok = text == "video" or float(text) > 0
+    except ValueError:
+        ok = False
+    if not ok:
+        raise argparse.ArgumentTypeError(f"'video' or a σ in pixels, not {text!r}")
+    return text
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -121,17 +152,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--long-side", type=int, default=1600)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--soft",
+        type=_soft,
+        help="soften every photo: 'video' (a video frame) or a Gaussian σ in pixels (then JPEG 80)",
+    )
     args = parser.parse_args(argv)
     seeds = range(args.seed, args.seed + args.n)
     negative_seeds = range(args.seed, args.seed + args.negatives)
     sides = [args.long_side] * max(len(seeds), len(negative_seeds))
+    softs = [args.soft] * len(sides)
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(evaluate_scene, seeds, sides))
-            negatives = list(pool.map(evaluate_negative, negative_seeds, sides))
+            results = list(pool.map(evaluate_scene, seeds, sides, softs))
+            negatives = list(pool.map(evaluate_negative, negative_seeds, sides, softs))
     else:
-        results = [evaluate_scene(s, args.long_side) for s in seeds]
-        negatives = [evaluate_negative(s, args.long_side) for s in negative_seeds]
+        results = [evaluate_scene(s, args.long_side, args.soft) for s in seeds]
+        negatives = [evaluate_negative(s, args.long_side, args.soft) for s in negative_seeds]
     print_report(results, negatives, args)
 
 
@@ -147,7 +184,10 @@ def print_report(results: list[SceneResult], negatives: list[tuple[str, int]], a
     def share(a: int, b: int) -> str:
         return f"{a}/{b} = {100 * a / b:.1f} %" if b else "n/a"
 
-    print(f"== game-night tables (n={len(results)}, seed={args.seed}, {args.long_side} px) ==")
+    soft = "" if getattr(args, "soft", None) is None else f", soft {args.soft}"
+    print(
+        f"== game-night tables (n={len(results)}, seed={args.seed}, {args.long_side} px{soft}) =="
+    )
     print(f"{'scenes':<34}{len(results)}")
     print(f"{'complete kingdoms found':<34}{share(found, complete)}   (target ≥ 99.5 %)")
     print(f"{'  of which grid size wrong':<34}{sum(r.size_wrong for r in results)}")

@@ -118,12 +118,31 @@ OUTSIDE_TOLERANCE = 0.1  # of a cell: a frame corner further out than this is no
 # A frame this close to the photo's edge (of a cell, either side) is flush with it: a kingdom laid
 # or framed right at the edge, or one cut half a cell short whose frame the fit squeezed into the
 # photo. The squeezed frame's lines miss the tile edges near the cut: its edge support (each way)
-# measured 0.40-0.64 on development scenes, kingdoms flush with the edge 0.81 (a real photo) and
-# complete ones 0.70-1. The line lies between the two, not on the complete ones' lowest: one
-# seam more or less moves the support by 1/42 of a 7×7, and game2.jpg turned half round, flush
-# with the edge, measured 0.69 at full and half size and 0.71 at 0.35 (lab.real_gate).
+# measured 0.25-0.65 on development scenes, complete kingdoms 0.70-1 when sharp. But the support
+# also falls when the seams are merely faint: real kingdoms (aau boards laid flush with the edge
+# on synthetic tables, sharp, blurred σ 1-3 px or made video frames: ``lab.flush_edge``)
+# measured 0.40-0.65 with the frame right on their tiles, and game2.jpg (a 7×7 filling the
+# photo's width) 0.64-0.74 resized and blurred. So a flush frame under FLUSH_MIN_SUPPORT is
+# taken as squeezed unless it shows it lies on its tiles (``seams_verdict`` "on"): summing each
+# line's gradient along its whole length (``edges.line_seams``), where a faint seam still stands
+# out, no inner line finds a seam (at least SEAM_MIN_STRENGTH) more than SEAM_OFF cells off it,
+# at least half the inner lines each way find theirs within SEAM_OFF, and so does each side of
+# the frame away from the photo's edge (the kingdom's outline against the table: a frame
+# wrongly placed over parts of a cut kingdom and the table, lab.tables development scene 7871,
+# support 0.6, had its inner lines on seams but no outline on its sides, 1.3-1.4), while no side
+# at the photo's edge finds an edge off it (a cut kingdom's tiles: scene 7120 as a video frame,
+# cut a quarter cell short, its frame's lines all on seams, found one 0.23 cell in). A squeezed
+# frame's seams drift off its lines toward the cut (0.12-0.5 of a cell at the last line); a
+# frame on its tiles, however soft, kept every showing seam within 0.1 (1/40-cell steps).
 FLUSH_ZONE = 0.1
 FLUSH_MIN_SUPPORT = 0.67
+SEAM_OFF = 0.1
+SEAM_MIN_STRENGTH = 1.5
+# Blurred, the fit may squeeze a frame a little short of the edge: development scene 7497 at
+# σ 2 px, 0.15 cell short, support 0.35, was read whole. Up to SQUEEZE_ZONE cells from the edge
+# (where lab.evaluate_tables counts neither answer for the tiles), a frame under
+# FLUSH_MIN_SUPPORT whose seams drift off its lines (``seams_verdict`` "off") is squeezed too.
+SQUEEZE_ZONE = 0.25
 # Tiles spanning fewer cells than the frame mean a cut kingdom only when the frame comes this
 # close (cells) to the photo's edge, where the missing rows would lie beyond it, or sits poorly
 # on the tiles (under FLUSH_MIN_SUPPORT). A blob may touch the edge only through a cut
@@ -166,7 +185,11 @@ def _border_px(shape: tuple[int, int]) -> int:
 
 
 def cut_off_sentence(
-    location, touches: bool, past_edge: bool = False, support: float = 1.0
+    location,
+    touches: bool,
+    past_edge: bool = False,
+    support: float = 1.0,
+    seams: str | None = None,
 ) -> str | None:
     """None for a complete kingdom; for one cut by the photo's edge, a sentence saying where.
 
@@ -175,7 +198,9 @@ def cut_off_sentence(
     the tiles), or its frame reaches beyond the photo, or (``past_edge``, from
     ``extent.tiles_past_edge``) tile seams run on past its frame into the photo's edge, or its
     frame is flush with the edge and sits poorly on the tiles (``support``, from
-    ``edges.frame_edge_support``, under FLUSH_MIN_SUPPORT).
+    ``edges.frame_edge_support``, under FLUSH_MIN_SUPPORT) unless its lines lie on their seams
+    (``seams`` "on", from ``seams_verdict``: a soft photo's faint seams), or within SQUEEZE_ZONE
+    of the edge, sits poorly and has its seams drifting off its lines (``seams`` "off").
     """
     if not touches:
         return None
@@ -191,7 +216,10 @@ def cut_off_sentence(
         row0, row1, col0, col1 = location.tile_span
         short = row1 - row0 < n or col1 - col0 < n
     beyond = corners_past_photo(location)
-    squeezed = gap < FLUSH_ZONE * cell and support < FLUSH_MIN_SUPPORT
+    squeezed = support < FLUSH_MIN_SUPPORT and (
+        (gap < FLUSH_ZONE * cell and seams != "on")
+        or (gap < SQUEEZE_ZONE * cell and seams == "off")
+    )
     if not (short or beyond or past_edge or squeezed):
         return None
     where = where_in_photo(corners.mean(axis=0), (h, w))
@@ -200,6 +228,37 @@ def cut_off_sentence(
         # seams faint, also sits poorly on its frame. Say what was seen, not more.
         return msg("a kingdom {where} reaches the photo's edge and may be cut by it", where=where)
     return msg("a kingdom {where} is cut by the photo's edge", where=where)
+
+
+def seams_verdict(
+    vertical: np.ndarray,
+    line: np.ndarray,
+    offsets: np.ndarray,
+    strengths: np.ndarray,
+    open_sides: np.ndarray,
+) -> str | None:
+    """Whether a frame lies on its tiles' seams, from where each of its lines finds its seam
+    (``edges.line_seams``: per line, vertical or not, its number 0..N, offset in cells,
+    strength). "off": an inner line finds a seam (at least SEAM_MIN_STRENGTH) more than SEAM_OFF
+    off it, the drift of a frame squeezed into the photo from a cut kingdom, or a period off.
+    "on": none does, at least half the inner lines each way find theirs within SEAM_OFF, and so
+    does each side (lines 0 and N; the kingdom's outline) not in ``open_sides`` (bool per line:
+    a side at the photo's edge, where no outline can show), while no open side finds an edge off
+    it (the tiles of a kingdom the edge cuts; lab.tables development scene 7120 made a video
+    frame, cut a quarter cell short, 0.23 cell inside). None: neither is shown."""
+    size = int(line.max())
+    inner = (line > 0) & (line < size)
+    shows = strengths >= SEAM_MIN_STRENGTH
+    on = shows & (np.abs(offsets) <= SEAM_OFF + 1e-9)
+    if (inner & shows & ~on).any():
+        return "off"
+    half = all(
+        2 * (on & inner & (vertical == way)).sum() >= (inner & (vertical == way)).sum()
+        for way in (True, False)
+    )
+    if (open_sides & shows & ~on).any():
+        return None  # an edge beside a side at the photo's edge: a cut kingdom's tiles there
+    return "on" if half and on[~inner & ~open_sides].all() else None
 
 
 def corners_past_photo(location) -> bool:

@@ -271,3 +271,41 @@ def frame_edge_support(
     boundaries (only the ``counted`` ones, see ``edge_support``) that show a tile edge: how
     well the frame sits on the tiles."""
     return edge_support(small, frame_to_lattice(frame, size), size, size, True, counted)
+
+
+def line_seams(small: np.ndarray, frame: np.ndarray, size: int) -> tuple[np.ndarray, ...]:
+    """Where each line of the N×N ``frame``, its sides (lines 0 and N) included, finds its
+    seam: per line (vertical ones first, then horizontal, each way in order 0..N), whether it is
+    vertical, its number, the offset in cells (steps of 1/LATTICE_PX) from the line to the
+    strongest edge within half a cell across it, and how much that edge stands out (its height
+    over the median across that span).
+
+    The gradient is summed along the whole line, not judged cell by cell as in
+    ``edge_support``: a soft photo's faint seam, coherent along the line, still stands out of
+    the tiles' pictures, which cancel; so the offsets say where the seams are even where few
+    segments show a clear edge. At a side, the edge is the kingdom's outline against the table.
+    """
+    P, margin = LATTICE_PX, LATTICE_PX // 2
+    side = size * P + 2 * margin
+    view = cv2.warpPerspective(
+        small,
+        frame_to_lattice(frame, size),
+        (side, side),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    gx, gy = gradient_images(view)
+    vertical, number, offsets, strengths = [], [], [], []
+    for is_vertical, grad in ((True, gx), (False, gy.T)):
+        profile = grad[margin : margin + size * P].sum(axis=0)  # across the lines
+        for line in range(size + 1):
+            centre = margin + line * P
+            low = centre - P // 2
+            across = profile[low : centre + P // 2 + 1].astype(np.float32)
+            across = cv2.GaussianBlur(across.reshape(1, -1), (0, 0), 1.0).ravel()
+            peak = int(np.argmax(across))
+            vertical.append(is_vertical)
+            number.append(line)
+            offsets.append((low + peak - centre) / P)
+            strengths.append(float(across[peak] / (median(across) + 1e-6)))
+    return np.array(vertical), np.array(number), np.array(offsets), np.array(strengths)

@@ -27,17 +27,19 @@ from vision.find.decision import (
     FLUSH_MIN_SUPPORT,
     FOUND_MIN_CELL_SPREAD,
     FOUND_MIN_EDGE_SHARE,
+    SQUEEZE_ZONE,
     corners_past_photo,
     cut_off_sentence,
     lies_against_whole_kingdom,
     reaches_past_photo,
     reading_order,
     runs_on_to_edge,
+    seams_verdict,
     stands_out_at_edge,
     tiles_seen,
     touches_border,
 )
-from vision.find.edges import frame_edge_support, gradient_images
+from vision.find.edges import frame_edge_support, gradient_images, line_seams
 from vision.find.extent import tiles_past_edge, without_size_doubt
 from vision.find.lattice import (
     NOT_A_GRID,
@@ -423,7 +425,30 @@ def _cut_by_edge(
         model, small, frame, n, span
     )
     support = frame_edge_support(small, frame, n)
-    return past_edge, cut_off_sentence(location, True, past_edge, support)
+    seams = _seams(small, frame, n, support)
+    return past_edge, cut_off_sentence(location, True, past_edge, support, seams)
+
+
+def _seams(small: np.ndarray, frame: np.ndarray, n: int, support: float) -> str | None:
+    """``seams_verdict`` for the N×N ``frame`` (``small`` pixels) whose edge ``support`` is
+    under FLUSH_MIN_SUPPORT (a squeezed frame, or a soft photo's faint seams); None, not
+    measured, for one the support already passes. Its sides within SQUEEZE_ZONE of the photo's
+    edge, or past it, are open: no outline shows there."""
+    if support >= FLUSH_MIN_SUPPORT:
+        return None
+    vertical, line, offsets, strengths = line_seams(small, frame, n)
+    frame = np.asarray(frame, dtype=np.float64).reshape(4, 2)
+    cell = np.sqrt(abs(cv2.contourArea(frame.astype(np.float32)))) / n
+    h, w = small.shape[:2]
+    # The frame's corners TL, TR, BR, BL are the lattice's (0, 0), (N, 0), (N, N), (0, N): its
+    # vertical lines 0 and N are the sides TL-BL and TR-BR, its horizontal ones TL-TR, BL-BR.
+    sides = {(True, 0): (0, 3), (True, n): (1, 2), (False, 0): (0, 1), (False, n): (3, 2)}
+    open_sides = np.zeros(len(line), bool)
+    for k, key in enumerate(zip(vertical.tolist(), line.tolist(), strict=True)):
+        if key in sides:
+            x, y = frame[list(sides[key])].mean(axis=0)
+            open_sides[k] = min(x, y, w - x, h - y) < SQUEEZE_ZONE * cell
+    return seams_verdict(vertical, line, offsets, strengths, open_sides)
 
 
 def _final_checks(
@@ -606,7 +631,8 @@ def _cut_as_fitted(photo: _Photo, fitted) -> bool:
         frame / photo.scale, n, image_shape=photo.image.shape[:2], tile_span=span
     )
     support = frame_edge_support(photo.small, frame, n)
-    return cut_off_sentence(location, True, False, support) is not None
+    seams = _seams(photo.small, frame, n, support)
+    return cut_off_sentence(location, True, False, support, seams) is not None
 
 
 def _kingdoms_in_parts(small: _Photo, model, parts, size, touches, again=True):

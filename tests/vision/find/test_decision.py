@@ -15,6 +15,7 @@ from vision.find.decision import (
     lattice_evidence,
     lies_against_whole_kingdom,
     runs_on_to_edge,
+    seams_verdict,
     straightened_view,
     tiles_seen,
 )
@@ -188,13 +189,62 @@ def test_cut_off_needs_the_border_and_missing_cells_or_a_frame_outside():
     # a complete kingdom a seam short of 0.70 (game2.jpg turned half round: 0.69) is complete.
     assert cut_off_sentence(_location(edge, span=(0, 5, 0, 5)), touches=True, support=0.69) is None
     assert cut_off_sentence(_location(edge, span=(0, 5, 0, 5)), touches=True, support=0.64)
-    # A fifth of a cell of table between the frame and the edge: not flush, whatever the fit.
-    near = [[1080, 300], [1580, 300], [1580, 800], [1080, 800]]
-    assert cut_off_sentence(_location(near, span=(0, 5, 0, 5)), touches=True, support=0.5) is None
+    # Its lines on their seams (``seams_verdict`` "on"), the seams merely faint: a soft photo of
+    # a kingdom laid right at the edge.
+    faint = cut_off_sentence(_location(edge, span=(0, 5, 0, 5)), True, support=0.5, seams="on")
+    assert faint is None
+    # A fifth of a cell short of the edge: squeezed only when its seams drift off its lines
+    # (development scene 7497 blurred); a third of a cell of table: not flush, whatever the fit.
+    fifth = _location([[1080, 300], [1580, 300], [1580, 800], [1080, 800]], span=(0, 5, 0, 5))
+    assert cut_off_sentence(fifth, touches=True, support=0.5) is None
+    assert cut_off_sentence(fifth, touches=True, support=0.5, seams="off")
+    near = _location([[1070, 300], [1570, 300], [1570, 800], [1070, 800]], span=(0, 5, 0, 5))
+    assert cut_off_sentence(near, touches=True, support=0.5, seams="off") is None
     # Tile seams seen running on past the frame into the edge (extent.tiles_past_edge).
-    assert "at the right" in cut_off_sentence(
-        _location(near, span=(0, 5, 0, 5)), touches=True, past_edge=True
-    )
+    assert "at the right" in cut_off_sentence(near, touches=True, past_edge=True)
+
+
+def _lines(inner_offsets, inner_strengths, sides=(0.0, 3.0)):
+    """``edges.line_seams``' answer for a 5×5 frame: inner lines 1-4 of each way as given
+    (vertical then horizontal), every side (lines 0 and 5) finding an edge at ``sides``."""
+    vertical = np.repeat([True, False], 6)
+    line = np.tile(np.arange(6), 2)
+    offsets, strengths = np.full(12, sides[0]), np.full(12, sides[1])
+    inner = (line > 0) & (line < 5)
+    offsets[inner], strengths[inner] = inner_offsets, inner_strengths
+    return vertical, line, offsets, strengths
+
+
+def test_a_frame_lies_on_its_seams_unless_a_seam_shows_off_its_line_or_few_show():
+    none_open = np.zeros(12, bool)
+    # Faint seams, every one within a tenth of a cell of its line (a soft photo), the sides on
+    # the kingdom's outline.
+    on = [0.0, 0.05, -0.1, 0.025, 0.0, -0.05, 0.075, 0.0]
+    faint = [1.6, 1.5, 2.0, 1.7, 1.9, 1.5, 1.6, 2.2]
+    assert seams_verdict(*_lines(on, faint), none_open) == "on"
+    # A weak peak elsewhere (under SEAM_MIN_STRENGTH: the tiles' pictures) says nothing.
+    stray, weak = list(on), list(faint)
+    stray[2], weak[2] = 0.5, 1.4
+    assert seams_verdict(*_lines(stray, weak), none_open) == "on"
+    # Seams drifting off the lines toward the cut: a frame squeezed into the photo
+    # (development scene 7497: 0.03, 0.23, 0.35, 0.5 of a cell). One clear seam off is enough.
+    drift = [0.025, 0.225, 0.35, 0.5, 0.0, -0.05, 0.0, 0.025]
+    assert seams_verdict(*_lines(drift, [4.0] * 8), none_open) == "off"
+    assert seams_verdict(*_lines(stray, faint), none_open) == "off"
+    # Fewer than half the lines of a way find their seam: nothing says the frame is on them.
+    few = list(faint)
+    few[0] = few[1] = few[2] = 1.3
+    assert seams_verdict(*_lines(on, few), none_open) is None
+    # No outline on the sides (a frame over parts of a cut kingdom and the table, development
+    # scene 7871), unless the side lies at the photo's edge, where none can show; but an edge
+    # there well inside the side (a cut kingdom's tiles, development scene 7120) is no outline.
+    no_outline = _lines(on, faint, sides=(0.0, 1.3))
+    assert seams_verdict(*no_outline, none_open) is None
+    assert seams_verdict(*no_outline, ~((no_outline[1] > 0) & (no_outline[1] < 5))) == "on"
+    open_right = (_lines(on, faint)[0]) & (_lines(on, faint)[1] == 5)
+    vertical, line, offsets, strengths = _lines(on, faint)
+    offsets[open_right] = -0.225
+    assert seams_verdict(vertical, line, offsets, strengths, open_right) is None
 
 
 def test_a_frame_with_a_cell_past_the_photo_reaches_past_it():

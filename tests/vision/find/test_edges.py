@@ -14,6 +14,7 @@ from vision.find.edges import (
     frame_edge_support,
     gradient_images,
     lattice_edges,
+    line_seams,
     seam_support,
     strongest_peaks,
 )
@@ -33,6 +34,27 @@ def test_a_frame_on_the_tiles_has_edges_on_its_lines_and_one_half_a_cell_off_doe
     on_tiles = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
     assert frame_edge_support(image, on_tiles, 5) == 1.0
     assert frame_edge_support(image, on_tiles + 30, 5) < 0.5
+
+
+def test_each_line_finds_its_seam_where_it_is_however_faint():
+    """Summed along the whole line, a seam blurred until fewer than 0.67 of the segments show a
+    clear edge is still found on the line, and the sides on the kingdom's outline; a frame a
+    tenth too small (squeezed) finds the seams drifting off its lines."""
+    image = np.full((500, 500, 3), 200, np.uint8)
+    draw_tiles(image, 5, 5, 100, 100, 60, seed=1)
+    soft = cv2.GaussianBlur(image, (0, 0), 8)
+    on_tiles = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
+    assert frame_edge_support(soft, on_tiles, 5) < 0.67
+    vertical, line, offsets, strengths = line_seams(soft, on_tiles, 5)
+    assert vertical.tolist() == [True] * 6 + [False] * 6
+    assert line.tolist() == list(range(6)) * 2
+    assert np.abs(offsets).max() <= 0.05 and strengths.min() > 1.5
+    squeezed = np.array([[100, 100], [370, 100], [370, 400], [100, 400]], float)
+    vertical, line, offsets, strengths = line_seams(soft, squeezed, 5)
+    inner = (line > 0) & (line < 5)
+    drift = offsets[vertical & inner]  # lines at 0.9 of the tiles' pitch: about 0.11 cell more each
+    assert np.all(np.diff(drift) > 0) and drift[0] > 0.1 and drift[-1] > 0.3
+    assert np.abs(offsets[~vertical & inner]).max() <= 0.05
 
 
 def test_peaks_of_many_windows_at_once_are_those_of_each_alone():
