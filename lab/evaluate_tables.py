@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from lab.synth import _video_frame
+from lab.synth import video_frame
 from lab.tables import make_table_scene, negative_image
 from vision.find import NoBoardFound
 from vision.find.search import find_kingdoms
@@ -60,13 +60,13 @@ def corner_error(found: np.ndarray, truth: np.ndarray, size: int) -> float:
 
 
 def softened(image: np.ndarray, soft: str | None, seed: int) -> np.ndarray:
-    """``image`` made softer: ``soft`` "video" makes it a video frame (``lab.synth._video_frame``:
+    """``image`` made softer: ``soft`` "video" makes it a video frame (``lab.synth.video_frame``:
     half size, a 3-8 px motion blur, JPEG 35-70), a number blurs it (Gaussian σ in pixels) and
     saves it as JPEG 80; None leaves it as drawn."""
     if soft is None:
         return image
     if soft == "video":
-        return _video_frame(np.random.default_rng([seed, 81]), image)
+        return video_frame(np.random.default_rng([seed, 81]), image)
     blurred = cv2.GaussianBlur(image, (0, 0), float(soft))
     ok, encoded = cv2.imencode(".jpg", blurred, [cv2.IMWRITE_JPEG_QUALITY, 80])
     assert ok

@@ -12,7 +12,7 @@ halves of a domino meet) is laid at 90, 120 or 160 px a cell on a synthetic tabl
 (``lab.synth._background``), drawn from the board's number: once with its side 0-0.08 cell inside
 the photo's edge (flush), once cut 0.25-0.75 of a cell short by it; the table shows on two or
 three sides, and the photo is turned a random quarter. Each photo is then read as drawn (JPEG 80),
-blurred (Gaussian σ px, JPEG 80) or made a video frame (``lab.synth._video_frame``). Prints per
+blurred (Gaussian σ px, JPEG 80) or made a video frame (``lab.synth.video_frame``). Prints per
 softening the flush kingdoms read and the cut ones refused.
 """
 

@@ -52,9 +52,9 @@ def soften(image: np.ndarray) -> np.ndarray:
     """``image`` as a soft phone-video frame of it: defocused (σ ``SOFT_SIGMA``), then
     ``lab.synth``'s video frame (half the resolution, a 3-8 px motion blur there, JPEG 35-70),
     the same every time (a fixed seed) so that the baseline holds."""
-    from lab.synth import _video_frame
+    from lab.synth import video_frame
 
-    return _video_frame(np.random.default_rng(0), cv2.GaussianBlur(image, (0, 0), SOFT_SIGMA))
+    return video_frame(np.random.default_rng(0), cv2.GaussianBlur(image, (0, 0), SOFT_SIGMA))
 
 
 @dataclass(frozen=True)

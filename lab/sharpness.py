@@ -25,6 +25,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scoring.board import Terrain
+
 CELL_PX = 64
 BORDER_PX = 6
 PERCENTILES = (1, 5, 10, 25, 50, 75)
@@ -58,18 +60,17 @@ def board_cells(board: np.ndarray, size: int, keep: np.ndarray) -> list[np.ndarr
     ]
 
 
-def real_crop_cells(shared: Path) -> list[np.ndarray]:
-    return [cv2.imread(str(p)) for p in sorted((shared / "datasets/cell-crops").glob("*/*.*"))]
+def aau_tiles() -> list[np.ndarray]:
+    """The aau boards' cells that hold a tile (its holes left out)."""
+    from lab.data import load_aau_boards
+    from vision.labels import TERRAINS
 
-
-def aau_cells() -> list[np.ndarray]:
-    from lab.synth import _aau_boards
-
-    cells = []
-    for image, tokens in _aau_boards():
-        keep = np.array([[t != "." for t in row] for row in tokens])
-        cells += board_cells(image, 5, keep)
-    return cells
+    empty = TERRAINS.index(Terrain.EMPTY)
+    return [
+        cell
+        for board in load_aau_boards()
+        for cell in board_cells(board.image, len(board.terrain), board.terrain != empty)
+    ]
 
 
 def scene_tiles(scenes: Iterable) -> list[np.ndarray]:
@@ -115,7 +116,7 @@ def print_table(sources: dict[str, list[float]]) -> dict[str, dict[str, float]]:
 
 
 def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
-    from lab.data import shared_dir
+    from lab.data import load_cell_crops
     from lab.synth import make_hard_scene, make_kind_scene
 
     parser = argparse.ArgumentParser(prog="python -m lab.sharpness", description=__doc__)
@@ -125,7 +126,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     n = args.scenes
     # Development seeds (lab/README.md): looking at them decides nothing about the evaluation.
     kinds = {
-        "aau boards": aau_cells(),
+        "aau boards": aau_tiles(),
         "hard scenes": scene_tiles(make_hard_scene(5000 + k) for k in range(n)),
         "camera scenes": scene_tiles(make_hard_scene(7100 + k, camera=True) for k in range(n)),
         "soft frames, warm wood": scene_tiles(
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     }
     for photo in args.photo:
         kinds[photo.name] = photo_tiles(photo)
-    sources = {"real cell crops": real_crop_cells(shared_dir())} | kinds
+    sources = {"real cell crops": [crop.image for crop in load_cell_crops()]} | kinds
     return print_table(
         {name: [cell_sharpness(c) for c in cells] for name, cells in sources.items()}
     )

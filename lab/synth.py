@@ -518,9 +518,9 @@ def make_hard_scene(
         photo = _glare(rng, photo)
     image = np.clip(photo, 0, 255).astype(np.uint8)
     if soft_wood:  # out of focus, then a video frame
-        image = _video_frame(rng, cv2.GaussianBlur(image, (0, 0), rng.uniform(1.0, 2.5)))
+        image = video_frame(rng, cv2.GaussianBlur(image, (0, 0), rng.uniform(1.0, 2.5)))
     else:
-        image = _video_frame(rng, image) if rng.random() < 0.3 else _camera(rng, image)
+        image = video_frame(rng, image) if rng.random() < 0.3 else _camera(rng, image)
     labels = tuple(tuple(r) for r in labels)
     return Scene(image, corners, size, labels, "hard", background_kind, seed, shifts)
 
@@ -854,7 +854,7 @@ def _glare(rng, photo: np.ndarray) -> np.ndarray:
     return photo * (1 - 0.7 * spot) + 255 * 0.7 * spot
 
 
-def _video_frame(rng, image: np.ndarray) -> np.ndarray:
+def video_frame(rng, image: np.ndarray) -> np.ndarray:
     """A frame from a phone video: lower resolution, motion blur, heavy compression."""
     height, width = image.shape[:2]
     small = cv2.resize(image, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
@@ -885,14 +885,14 @@ def soft_wood_cell_px(rng: np.random.Generator, photo_long_side: int = 1600) -> 
 def soft_frame_cell(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A cell crop (one cell across) as a soft-wood scene's frame shows it: put back at the
     pixels per cell such a photo has (``soft_wood_cell_px``), defocused (σ 1-2.5 px) and made a
-    video frame (``_video_frame``: half size, a 3-8 px motion blur, JPEG 35-70) there, then
+    video frame (``video_frame``: half size, a 3-8 px motion blur, JPEG 35-70) there, then
     brought back to the crop's size. The blur is the scenes' own, relative to the cell, so a
     training crop is as soft as the cells the reader straightens out of such frames."""
     side = crop.shape[0]
     photo_side = max(16, int(round(soft_wood_cell_px(rng))))
     grow = cv2.INTER_AREA if photo_side < side else cv2.INTER_CUBIC
     photo = cv2.resize(crop, (photo_side, photo_side), interpolation=grow)
-    photo = _video_frame(rng, cv2.GaussianBlur(photo, (0, 0), rng.uniform(1.0, 2.5)))
+    photo = video_frame(rng, cv2.GaussianBlur(photo, (0, 0), rng.uniform(1.0, 2.5)))
     shrink = cv2.INTER_AREA if photo_side > side else cv2.INTER_LINEAR
     return cv2.resize(photo, (side, side), interpolation=shrink)
 

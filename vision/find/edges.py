@@ -71,6 +71,26 @@ def edge_profiles(
     return col_profile, row_profile
 
 
+def lattice_gradients(
+    small: np.ndarray, to_lattice: np.ndarray, cells_x: int, cells_y: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``gradient_images`` of ``small`` straightened with ``to_lattice``: LATTICE_PX per cell,
+    ``cells_x`` by ``cells_y`` cells and half a cell of margin all round."""
+    margin = LATTICE_PX // 2
+    width, height = cells_x * LATTICE_PX + 2 * margin, cells_y * LATTICE_PX + 2 * margin
+    # Beyond the photo's edge the view repeats the edge's pixels instead of turning black: a
+    # black border is an edge, and pulls a kingdom's outer line onto the photo's edge, so one
+    # cut by it fits inside the photo and looks whole.
+    view = cv2.warpPerspective(
+        small,
+        to_lattice,
+        (width, height),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return gradient_images(view)
+
+
 def lattice_edges(
     small: np.ndarray,
     to_lattice: np.ndarray,
@@ -92,18 +112,7 @@ def lattice_edges(
     """
     P = LATTICE_PX
     margin = P // 2
-    width, height = cells_x * P + 2 * margin, cells_y * P + 2 * margin
-    # Beyond the photo's edge the view repeats the edge's pixels instead of turning black: a
-    # black border is an edge, and pulls a kingdom's outer line onto the photo's edge, so one
-    # cut by it fits inside the photo and looks whole.
-    view = cv2.warpPerspective(
-        small,
-        to_lattice,
-        (width, height),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    gx, gy = gradient_images(view)
+    gx, gy = lattice_gradients(small, to_lattice, cells_x, cells_y)
     trim = int(round(0.2 * P))  # the segment's ends: corners where four tiles meet are noisy
     vertical, centre, along, windows = [], [], [], []
     for is_vertical, grad, lines, bands in (
@@ -286,15 +295,7 @@ def line_seams(small: np.ndarray, frame: np.ndarray, size: int) -> tuple[np.ndar
     segments show a clear edge. At a side, the edge is the kingdom's outline against the table.
     """
     P, margin = LATTICE_PX, LATTICE_PX // 2
-    side = size * P + 2 * margin
-    view = cv2.warpPerspective(
-        small,
-        frame_to_lattice(frame, size),
-        (side, side),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    gx, gy = gradient_images(view)
+    gx, gy = lattice_gradients(small, frame_to_lattice(frame, size), size, size)
     vertical, number, offsets, strengths = [], [], [], []
     for is_vertical, grad in ((True, gx), (False, gy.T)):
         profile = grad[margin : margin + size * P].sum(axis=0)  # across the lines
