@@ -51,6 +51,9 @@ from vision.stats import median
 
 PX = 32  # pixels per cell of the straightened view used here
 MIN_TABLE_CELLS = 6  # margin cells needed inside the photo to trust the table's look
+# A margin cell counts when the photo shows at least this share of its middle (``_inner``):
+# about a third of a cell of table along the kingdom's side.
+MIN_MARGIN_SHOWN = 0.15
 K_BEST = 3  # a cell's table likeness is its K-th best match among the margin cells
 _BINS = (4, 8, 8)  # L, a, b
 _EMPTY = TERRAINS.index(Terrain.EMPTY)
@@ -213,10 +216,13 @@ def _counts_by_box(index: np.ndarray, weight: np.ndarray, bins: int) -> np.ndarr
     return counts.reshape(boxes, bins)
 
 
-def _histograms(binned: tuple[np.ndarray, np.ndarray], boxes: list, bins: int) -> np.ndarray:
+def _histograms(
+    binned: tuple[np.ndarray, np.ndarray], boxes: list, bins: int, shown: list | None = None
+) -> np.ndarray:
     """(boxes, bins): the histogram of each box's middle, as shares of its pixels, the view
     binned once (``binned``: (K, H, W) bin indices and weights): ``np.histogramdd`` per cell cost
-    most of this step."""
+    most of this step. ``shown``: per box, (PX, PX) float32 1 where the box shows the photo, 0
+    past its edge (``_shown``); only those pixels count. None: every pixel."""
     index, weight = binned
     inner_index = np.stack(
         [_inner(index[:, rows, cols].transpose(1, 2, 0)) for rows, cols in boxes]
@@ -224,7 +230,12 @@ def _histograms(binned: tuple[np.ndarray, np.ndarray], boxes: list, bins: int) -
     inner_weight = np.stack(
         [_inner(weight[:, rows, cols].transpose(1, 2, 0)) for rows, cols in boxes]
     )
-    pixels = inner_index.shape[1] * inner_index.shape[2]
+    if shown is None:
+        pixels = inner_index.shape[1] * inner_index.shape[2]
+        return _counts_by_box(inner_index, inner_weight, bins) / pixels
+    inner_shown = np.stack([_inner(mask) for mask in shown])
+    inner_weight = inner_weight * inner_shown[..., None]
+    pixels = inner_shown.sum(axis=(1, 2))[:, None]
     return _counts_by_box(inner_index, inner_weight, bins) / pixels
 
 
@@ -242,18 +253,29 @@ def _middles(view: np.ndarray, boxes: list) -> np.ndarray:
     return inner.reshape(len(boxes), -1, 3).astype(np.float32)
 
 
-def _hue_histograms(bgr_view: np.ndarray, boxes: list) -> list[np.ndarray]:
+def _shown_middles(boxes: list, shown: list | None) -> np.ndarray:
+    """(boxes, pixels) float32: 1 where each box's middle shows the photo (all of it when
+    ``shown`` is None)."""
+    if shown is None:
+        return np.ones((len(boxes), (PX - 2 * (PX // 6)) ** 2), np.float32)
+    return np.stack([_inner(mask) for mask in shown]).reshape(len(boxes), -1)
+
+
+def _hue_histograms(bgr_view: np.ndarray, boxes: list, shown: list | None = None) -> list:
     """Each box's middle's hue, weighted by chroma, as shares (float32); all float64 zeros for a
     cell too grey to have a hue. All boxes at once, the numbers of one cell alone: one
-    ``np.histogram`` per cell was most of a washed-out kingdom's table likeness."""
+    ``np.histogram`` per cell was most of a washed-out kingdom's table likeness. ``shown`` as
+    ``_histograms`` takes it."""
     inner = _middles(bgr_view, boxes)
-    chroma = inner.max(axis=2) - inner.min(axis=2)
+    weight = _shown_middles(boxes, shown)
+    chroma = (inner.max(axis=2) - inner.min(axis=2)) * weight
     b, g, r = inner[..., 0], inner[..., 1], inner[..., 2]
     hue = np.arctan2(np.sqrt(3) * (g - b), 2 * r - g - b) % (2 * np.pi)
     # np.histogram adds float64 sums to a histogram of the weights' type (float32).
     counts = _counts_by_box(_bin_index(hue, _HUE_EDGES), chroma, _HUE_BINS).astype(np.float32)
+    mean_chroma = chroma.sum(axis=1) / weight.sum(axis=1)
     histograms = []
-    for grey, hist in zip(chroma.mean(axis=1) < MIN_CHROMA, counts, strict=True):
+    for grey, hist in zip(mean_chroma < MIN_CHROMA, counts, strict=True):
         histograms.append(np.zeros(_HUE_BINS) if grey else hist / max(float(hist.sum()), 1e-6))
     return histograms
 
@@ -268,14 +290,19 @@ def _texture_histograms(steepness_cells: np.ndarray) -> list[np.ndarray]:
     return list(counts / max(bin_of.shape[1], 1))
 
 
-def _colourfulness(view: np.ndarray, boxes: list) -> np.ndarray:
+def _colourfulness(view: np.ndarray, boxes: list, shown: list | None = None) -> np.ndarray:
     """(boxes, 3) mean saturation, value (brightest channel) and chroma (channel spread) of each
-    box's middle: all boxes at once (the numbers of one box measured alone, row by row)."""
+    box's middle: all boxes at once (the numbers of one box measured alone, row by row).
+    ``shown`` as ``_histograms`` takes it."""
     inner = _middles(view, boxes)
+    weight = _shown_middles(boxes, shown)
+    pixels = weight.sum(axis=1)
     value = inner.max(axis=2)
     chroma = value - inner.min(axis=2)
-    saturation = (chroma / np.maximum(value, 1.0)).mean(axis=1)
-    return np.stack([saturation, value.mean(axis=1), chroma.mean(axis=1)], axis=1).astype(float)
+    saturation = (chroma / np.maximum(value, 1.0) * weight).sum(axis=1) / pixels
+    value_mean = (value * weight).sum(axis=1) / pixels
+    chroma_mean = (chroma * weight).sum(axis=1) / pixels
+    return np.stack([saturation, value_mean, chroma_mean], axis=1).astype(float)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -288,8 +315,11 @@ class _Reflections:
     contrast_kept: np.ndarray  # (cells,) in (0, 1]
 
 
-def _reflections(view: np.ndarray, boxes: list, margin_boxes: list) -> _Reflections:
-    table_saturation, table_value, table_chroma = median(_colourfulness(view, margin_boxes), axis=0)
+def _reflections(
+    view: np.ndarray, boxes: list, margin_boxes: list, shown: list | None = None
+) -> _Reflections:
+    table = _colourfulness(view, margin_boxes, shown)
+    table_saturation, table_value, table_chroma = median(table, axis=0)
     cells = _colourfulness(view, boxes)
     washed_out = (cells[:, 0] < WASHED_OUT * table_saturation) & (cells[:, 1] >= table_value)
     kept = np.clip(cells[:, 2] / max(table_chroma, 1e-6), 0.2, 1.0)
@@ -336,14 +366,27 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
         for c in range(size + 2)
         if r in (0, size + 1) or c in (0, size + 1)
     ]
-    margin_boxes = [box for box in ring if inside[box].mean() > 250]  # in the photo
+    # A margin cell counts by the part of it the photo shows: a kingdom photographed to within
+    # a third of a cell of the photo's edge (a phone held close, kd_czech_01 and _04 in
+    # ../shared) still shows its table in slivers, and without them no cell could be judged
+    # against the table at all. The photo's edge is a step the texture would count: the part
+    # shown is taken a few pixels in from it.
+    shown_view = cv2.erode((inside > 0).astype(np.uint8), np.ones((5, 5), np.uint8))
+    margin_boxes, shown = [], []
+    for box in ring:
+        mask = shown_view[box].astype(np.float32)
+        if _inner(mask).mean() >= MIN_MARGIN_SHOWN:
+            margin_boxes.append(box)
+            shown.append(mask)
     if len(margin_boxes) < MIN_TABLE_CELLS:
         return None
+    if all(mask.all() for mask in shown):
+        shown = None  # every margin cell whole: counted as before, pixel for pixel
     colour_bins = _colour_bins(lab)
     texture_bins = _hard_bins(_bin_index(steepness, _TEXTURE_EDGES))
     colour_count, texture_count = int(np.prod(_BINS)), _TEXTURE_BINS
-    margin_colour = _histograms(colour_bins, margin_boxes, colour_count)
-    margin_texture = _histograms(texture_bins, margin_boxes, texture_count)
+    margin_colour = _histograms(colour_bins, margin_boxes, colour_count, shown)
+    margin_texture = _histograms(texture_bins, margin_boxes, texture_count, shown)
     boxes = [
         (slice((r + 1) * PX, (r + 2) * PX), slice((c + 1) * PX, (c + 2) * PX))
         for r in range(size)
@@ -351,10 +394,10 @@ def table_likeness(photo: np.ndarray, homography: np.ndarray, size: int) -> np.n
     ]
     colour = _likeness(_histograms(colour_bins, boxes, colour_count), margin_colour)
     texture = _likeness(_histograms(texture_bins, boxes, texture_count), margin_texture)
-    reflections = _reflections(blurred, boxes, margin_boxes)
+    reflections = _reflections(blurred, boxes, margin_boxes, shown)
     margin_hue = []
     if reflections.washed_out.any():
-        margin_hue = [h for h in _hue_histograms(blurred, margin_boxes) if h.any()]
+        margin_hue = [h for h in _hue_histograms(blurred, margin_boxes, shown) if h.any()]
     if len(margin_hue) >= MIN_TABLE_CELLS:
         # Compared as the table would look without the reflection: by hue, and with the
         # brightness steps it flattened scaled back up.

@@ -118,6 +118,37 @@ def test_no_table_in_view_means_no_judgement(shared_dir):
     assert table_likeness(board, whole_image, 5) is None
 
 
+@pytest.mark.parametrize("strip", [0.35, 0.5])
+def test_a_kingdom_close_to_the_photos_edge_is_judged_by_the_slivers_of_table(shared_dir, strip):
+    # The photo shows only a third or half a cell of table beside the kingdom on each side, as
+    # a phone held close does (kd_czech_01 and _04 in ../shared): the margin cells are judged by
+    # the part of them in the photo, not given up for want of whole ones.
+    holes = [(0, 0), (0, 1)]
+    photo = photo_with_holes(shared_dir, holes)
+    cut = int(OFFSET - strip * CELL)
+    photo = photo[
+        cut : OFFSET + 5 * CELL + (OFFSET - cut), cut : OFFSET + 5 * CELL + (OFFSET - cut)
+    ]
+    to_board = TO_BOARD @ np.array([[1, 0, cut], [0, 1, cut], [0, 0, 1.0]])
+    likeness = table_likeness(photo, to_board, 5)
+    assert likeness is not None
+    tiles = np.ones((5, 5), bool)
+    for r, c in holes:
+        tiles[r, c] = False
+        assert likeness[r, c] > 0.8
+    assert likeness[tiles].max() < 0.5
+
+
+def test_a_sliver_too_thin_to_judge_is_no_table(shared_dir):
+    photo = photo_with_holes(shared_dir, [(0, 0)])
+    cut = int(OFFSET - 0.1 * CELL)
+    photo = photo[
+        cut : OFFSET + 5 * CELL + (OFFSET - cut), cut : OFFSET + 5 * CELL + (OFFSET - cut)
+    ]
+    to_board = TO_BOARD @ np.array([[1, 0, cut], [0, 1, cut], [0, 0, 1.0]])
+    assert table_likeness(photo, to_board, 5) is None
+
+
 def readings_of(board_text: str, lake_cells) -> CellReadings:
     """Probabilities with the truth at 0.9, except ``lake_cells`` (holes) read as lake."""
     board = parse_board(board_text)
