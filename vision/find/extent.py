@@ -257,6 +257,20 @@ def _fullest_window(
 # the strip the edge cuts, has tiles beyond the frame: it is cut, however whole its frame looks.
 PAST_EDGE_MIN_SHARE = 0.7
 PAST_EDGE_MIN_VISIBLE = 0.25  # of a cell: the least of a cut strip that must show to judge it
+# How far past the frame (in cells) an edge on a seam's line may come from the kingdom's own
+# tiles (a last-row tile laid a little lower, a tile's side face), and how much of the strip
+# beyond that must show for the seam to be asked to run on there.
+PAST_EDGE_NEAR = 0.3
+PAST_EDGE_FAR_VISIBLE = 0.1
+
+
+def _seam_at(columns: np.ndarray, half: int, P: int) -> bool:
+    """Whether the (rows, 2 * half + 1) gradient ``columns`` across a seam's line peak on it
+    (within a tenth of a cell) clearly enough."""
+    found = strongest_peaks(columns.sum(axis=0)[None, :])[0]
+    return bool(found) and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5
+
+
 # The seen part of such a strip must stand out from the table this much: a checked cloth's
 # squares and dots can line up with the seams by chance (development scenes 9348, 9966).
 PAST_EDGE_MIN_STANDING_OUT = 0.4
@@ -310,11 +324,19 @@ def tiles_past_edge(
             visible = inside[band, centre]
             if visible.sum() < PAST_EDGE_MIN_VISIBLE * P:
                 continue
-            strip = grad[band, centre - half : centre + half + 1][visible].sum(axis=0)
-            found = strongest_peaks(strip[None, :])[0]
+            columns = grad[band, centre - half : centre + half + 1]
             total += 1
-            if found and abs(found[0] - half) <= 0.1 * P and found[1] >= 1.5:
-                hits += 1
+            if not _seam_at(columns[visible], half, P):
+                continue
+            # Where the photo shows the strip deep enough, the seam must run on into its far
+            # part too: a tile of the kingdom's own last row that ends a little lower than its
+            # neighbours (dominoes laid off the lattice, kd_czech_04 in ../shared tilted) puts
+            # an edge on the seam's line just past the frame, and so does a tile's side face
+            # seen from a low camera; a row beyond the frame carries its seam across.
+            far = visible & (np.arange(band.start, band.stop) >= start + PAST_EDGE_NEAR * P)
+            if far.sum() >= PAST_EDGE_FAR_VISIBLE * P and not _seam_at(columns[far], half, P):
+                continue
+            hits += 1
         if total >= 2 and hits >= PAST_EDGE_MIN_SHARE * total:
             if stands_out is None:
                 return True

@@ -56,6 +56,22 @@ def test_tile_seams_running_on_into_the_photo_edge_mean_a_cut_kingdom():
     assert not tiles_past_edge(clear, frame, 5)
 
 
+def test_a_last_column_laid_unevenly_is_not_a_cut_one():
+    """Dominoes never lie perfectly on a lattice: the last column's tiles ending a fifth of a
+    cell apart put edges on the seams' lines just past the frame (kd_czech_04 in ../shared,
+    tilted), but the strip beyond them is table; a column cut by the edge carries its seams
+    across the strip."""
+    frame = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
+    uneven = np.full((500, 440, 3), 200, np.uint8)
+    draw_tiles(uneven, 5, 5, 100, 100, 60)
+    for r in (0, 2, 4):  # these rows' last tiles lie 12 px (0.2 cell) further right
+        uneven[100 + 60 * r + 2 : 100 + 60 * (r + 1) - 2, 398:410] = uneven[100 + 60 * r + 30, 390]
+    assert not tiles_past_edge(uneven, frame, 5)
+    cut = np.full((500, 440, 3), 200, np.uint8)
+    draw_tiles(cut, 6, 5, 100, 100, 60)  # a sixth column, 40 px (0.67 cell) of it in the photo
+    assert tiles_past_edge(cut, frame, 5)
+
+
 def test_seams_past_the_frame_count_only_where_something_stands_out_from_the_table():
     """A cloth's checks can line up with the seams: the strip must not be table, when the
     caller can tell (``stands_out``, asked only once seams are seen)."""
