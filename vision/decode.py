@@ -48,7 +48,7 @@ from functools import cache
 import numpy as np
 
 from scoring.board import Cell, Terrain
-from scoring.tileset import kinds_in_set, squares_in_set
+from scoring.tileset import cover_kingdom, kinds_in_set, squares_in_set
 from scoring.words import Message, msg, nmsg, where
 from vision.labels import CROWN_CLASSES, TERRAINS
 
@@ -409,8 +409,43 @@ def _problem_of(
 
 
 def _kept(model_terrain, model_crowns, note: Message, nodes: int) -> Decoded:
+    """The model's own reading, kept because no board of real dominoes is close to it: a
+    reading that contradicts itself, so the cells that could explain it are flagged
+    (``contradiction_cells``) whatever the model's confidence."""
     unchanged = np.zeros(model_terrain.shape, bool)
-    return Decoded(model_terrain.copy(), model_crowns.copy(), unchanged, note, "kept", nodes)
+    doubtful = contradiction_cells(model_terrain, model_crowns)
+    return Decoded(
+        model_terrain.copy(),
+        model_crowns.copy(),
+        unchanged,
+        note,
+        "kept",
+        nodes,
+        doubtful if doubtful.any() else None,
+    )
+
+
+def contradiction_cells(terrain: np.ndarray, crowns: np.ndarray) -> np.ndarray:
+    """(N, N) bool: the cells of a board that real dominoes cannot build which could explain
+    why: every cell read as a hole (a plain tile read as the table is the commonest misreading
+    on real photos, kd_czech_01 and _04 in ../shared, and a hole is what breaks a domino in
+    two), and the cells the split into real dominoes fails on (``scoring.tileset``: a cell no
+    neighbour pairs with, or the cells of the kind that cannot all be paired), with their
+    neighbours, which one misread tile leaves without a partner as often as itself.
+    Fixing these cells is what makes the board one real dominoes can build."""
+    board = _board_of_grid(terrain, crowns)
+    doubtful = terrain == _EMPTY
+    land = [(r, c) for r, c, cell in board.iter_cells() if cell.terrain.is_land]
+    failed: list[tuple[int, int]] = []
+    if len(land) % 2 == 0:
+        result = cover_kingdom(board)
+        failed = [land[i] for i in (*result.unpairable, *result.hardest)]
+    size = terrain.shape[0]
+    for r, c in failed:
+        for dr, dc in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
+            if 0 <= r + dr < size and 0 <= c + dc < size:
+                doubtful[r + dr, c + dc] = terrain[r + dr, c + dc] != _CASTLE
+    return doubtful
 
 
 _NOTHING_CLOSE = msg(
@@ -672,12 +707,19 @@ def decode_game(
 
 
 def _board_of(decoded: Decoded):
+    return _board_of_grid(decoded.terrain, decoded.crowns)
+
+
+def _board_of_grid(terrain: np.ndarray, crowns: np.ndarray):
     from scoring.board import Board
 
     return Board(
         tuple(
-            tuple(Cell(TERRAINS[t], int(c)) for t, c in zip(t_row, c_row, strict=True))
-            for t_row, c_row in zip(decoded.terrain, decoded.crowns, strict=True)
+            tuple(
+                Cell(TERRAINS[t], int(c) if TERRAINS[t].is_land else 0)
+                for t, c in zip(t_row, c_row, strict=True)
+            )
+            for t_row, c_row in zip(terrain, crowns, strict=True)
         )
     )
 

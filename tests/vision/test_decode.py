@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scoring.board import Board, Cell, Terrain
+from scoring.board import Board, Cell, Terrain, parse_board
 from scoring.tileset import check_game, check_kingdom, dominoes, kinds_in_set
 from vision.cells import CellReadings
 from vision.decode import decode_board, decode_game, label_log_probs
@@ -239,6 +239,36 @@ def test_nothing_close_keeps_the_model_reading_with_a_warning():
     assert readings.board == readings.model_board
     assert not readings.corrected.any()
     assert "No reading close" in readings.decoding
+
+
+# kd_czech_01 (../shared) as the reader once read it: six plain tiles taken for holes, confidently.
+PLAIN_TILES_READ_AS_HOLES = """
+G0 . . F0 .
+F0 W1 G0 F0 F1
+C . F0 F1 F0
+. . F0 L0 L1
+S2 S1 L1 L0 L0
+"""
+
+
+def test_a_reading_that_contradicts_itself_flags_its_holes_and_what_cannot_pair():
+    board = parse_board(PLAIN_TILES_READ_AS_HOLES)
+    terrain, crowns = probabilities(board, sure=0.999)
+    readings = CellReadings(terrain, crowns, 0.5)
+    assert readings.board == board  # nothing real dominoes can build is close: kept
+    assert "No reading close" in readings.decoding
+    holes = np.array([[cell.terrain is Terrain.EMPTY for cell in row] for row in board.cells])
+    assert readings.uncertain[holes].all()  # every hole, however sure the model was
+    # The cells the split fails on, with their neighbours: the swamps no neighbour pairs with.
+    assert readings.uncertain[4, 0] and readings.uncertain[4, 1]
+    assert not readings.uncertain[2, 0]  # never the castle
+    assert not readings.uncertain[0, 0]  # a tile nothing speaks against stays as read
+
+
+def test_a_reading_real_dominoes_build_flags_nothing_it_is_sure_of():
+    board = random_kingdom(5, 7, holes=1)
+    readings = CellReadings(*probabilities(board, sure=0.999), 0.5)
+    assert readings.board == board and not readings.uncertain.any()
 
 
 @pytest.mark.parametrize("slack,corrected", [(-0.1, False), (0.1, True)])
