@@ -50,7 +50,9 @@ def test_a_cell_turned_wrong_or_a_kingdom_lost_fails_the_gate():
     assert "cell (3, 4) truth W1, read W0 (flagged)" in "\n".join(real_gate.misses(now))
 
 
-def test_soft_copies_are_the_photos_as_soft_video_frames_the_same_every_time(shared_dir):
+def test_soft_copies_are_as_soft_as_the_real_soft_frame_and_the_same_every_time(shared_dir):
+    from vision.pipeline import read_image
+
     soft = Case("photos soft", "game1 soft", 0.35)
     assert soft in real_gate.cases(["photos soft"], (0.35,))
     data, truth = real_gate.image_and_truth(soft)
@@ -58,11 +60,15 @@ def test_soft_copies_are_the_photos_as_soft_video_frames_the_same_every_time(sha
     sharp, sharp_truth = real_gate.image_and_truth(Case("photos", "game1", 0.35))
     assert truth == sharp_truth
 
-    def detail(jpeg: bytes) -> float:
-        gray = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_GRAYSCALE)
-        return float(cv2.Laplacian(gray, cv2.CV_64F).var())
+    def decoded(jpeg: bytes) -> np.ndarray:
+        return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
 
-    assert detail(data) < 0.5 * detail(sharp)
+    # Measured on the same tiles: the sharp photo's are sharper than the target, the soft
+    # frame's at it (the search stops within a few thousandths).
+    location = read_image(decoded(sharp)).location
+    assert real_gate.soft_tiles_sharpness(decoded(sharp), location) > real_gate.SOFT_TARGET + 0.01
+    measured = real_gate.soft_tiles_sharpness(decoded(data), location)
+    assert abs(measured - real_gate.SOFT_TARGET) < 0.006
 
 
 def test_writing_the_baseline_for_some_sources_keeps_the_others(tmp_path, monkeypatch):
@@ -76,3 +82,16 @@ def test_writing_the_baseline_for_some_sources_keeps_the_others(tmp_path, monkey
     written = json.loads(baseline.read_text())
     assert written["aau boards/1@1"] == {"found": True, "wrong": []}
     assert written["photos soft/game1 soft@0.5"] == {"found": False, "wrong": []}
+
+
+def test_a_kingdom_is_caught_when_its_total_is_right_or_every_miss_is_marked():
+    case = Case("photos", "game1", 1.0)
+    marked = Outcome(case, 49, ((0, 0, "L0", ".", True),), total_right=False, flags=3)
+    unmarked = Outcome(case, 49, ((0, 0, "L0", ".", False),), total_right=False, flags=1)
+    same_total = Outcome(case, 49, ((0, 0, "L0", "F0", False),), total_right=True, flags=0)
+    lost = Outcome(case, 49, problem="not read")
+    assert marked.caught and same_total.caught
+    assert not unmarked.caught and not lost.caught
+    text = real_gate.table([marked, unmarked, same_total, lost])
+    assert "2/4 (50.0 %)" in text  # caught
+    assert "1.33 (most 3)" in text  # flags per kingdom read

@@ -51,3 +51,34 @@ def test_photo_without_kingdom_is_one_line(tmp_path, capsys):
     assert main(["score", str(table)]) == 2
     err = capsys.readouterr().err.strip()
     assert "no kingdom found" in err and "\n" not in err
+
+
+REAL_PHOTOS = (
+    "game1",
+    "game2",
+    "blarc1",
+    "blarc2",
+    "kd_czech_01",
+    "kd_czech_02",
+    "kd_czech_03",
+    "kd_czech_04",
+)
+
+
+@pytest.mark.parametrize("variant", ["photos@1", "photos@0.5", "photos@0.35", "photos soft@0.5"])
+@pytest.mark.parametrize("name", REAL_PHOTOS)
+def test_every_shared_photo_is_read_exactly_at_every_size(
+    shared_dir, tmp_path, capsys, name, variant
+):
+    # The real photos are the target (lab.real_gate reads them turned and tilted too): plain
+    # tiles on cork or dark wood are tiles, not holes, and the castle stays on its tile.
+    from lab.real_gate import Case, image_and_truth
+
+    source, scale = variant.split("@")
+    case_name = f"{name} soft" if source == "photos soft" else name
+    data, truth = image_and_truth(Case(source, case_name, float(scale)))
+    photo = tmp_path / f"{name}.jpg"
+    photo.write_bytes(data)
+    assert main(["score", "--json", str(photo)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["grid"] == [" ".join(row) for row in truth]
