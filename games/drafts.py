@@ -32,7 +32,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from games.draft_parts import VIEW, PartVersion, join_parts, split_parts
-from games.history import GameHistory
+from games.history import GameHistory, register_tables
 
 KEEP_DAYS = 30
 _ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS draft_secret (
     secret BLOB NOT NULL
 );
 """
+register_tables(_SCHEMA)
 _RANDOM_CHARS = 16  # secrets.token_urlsafe(12): 96 random bits
 _MAC_BYTES = 12  # 16 characters of base64
 

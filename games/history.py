@@ -9,8 +9,9 @@ from the same boards and rules, so it shows exactly as it was.
 The history is an extra: anything wrong with its file (a folder, unwritable, read-only, locked,
 another program's database) raises ``HistoryError`` with a sentence saying what is wrong and what
 to do, so the app says so and keeps scoring. A damaged file is never written to: it is renamed
-aside (``games.db.damaged-<time>``), every game SQLite can still read is carried into a new file
-(``games.salvage``) and ``notice`` says how many, naming the games that were lost. In a folder that
+aside (``games.db.damaged-<time>``), every game that can still be read (by SQLite, or from the
+file's pages) is carried into a new file (``games.salvage``) and ``notice`` says how many,
+naming the games that were lost. In a folder that
 cannot be written to (SQLite keeps its journal beside the file) the games are listed and opened
 read-only, and ``notice`` says that saving needs the folder writable. docs/reliability.md has
 the details.
@@ -52,6 +53,9 @@ CREATE TABLE IF NOT EXISTS photos (
     PRIMARY KEY (game_id, game_number, player)
 );
 """
+# The tables a history file holds (``games.drafts`` adds its own with ``register_tables``): a
+# damaged file whose own list of tables is lost is salvaged into these.
+_TABLES: list[str] = [_SCHEMA]
 # SQLite waits this long for a lock itself; a save still locked out then is retried after these
 # pauses (several app sessions may save at once).
 BUSY_TIMEOUT_S = 5.0
@@ -121,6 +125,13 @@ class HistoryError(Exception):
 
 class _Damaged(sqlite3.DatabaseError):
     """``PRAGMA quick_check`` found damage (SQLite raises no error of its own for that)."""
+
+
+def register_tables(schema: str) -> None:
+    """Name more tables kept in the history file (``CREATE TABLE IF NOT EXISTS`` statements), so
+    that their rows are salvaged too when the file's own list of tables is lost."""
+    if schema not in _TABLES:
+        _TABLES.append(schema)
 
 
 def default_db_path() -> Path:
@@ -373,7 +384,7 @@ class GameHistory:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             new = self.path.with_name(f"{self.path.name}.salvaging-{stamp}")
             try:
-                result = salvage(self.path, new)
+                result = salvage(self.path, new, _TABLES)
             except (sqlite3.Error, OSError) as salvage_err:
                 log.warning("history %s: salvage failed: %r", self.path, salvage_err)
                 new.unlink(missing_ok=True)
