@@ -306,6 +306,10 @@ class GameHistory:
         except sqlite3.OperationalError as err:
             if _code(err) != sqlite3.SQLITE_READONLY:
                 raise
+            if not self.read_only_folder and self._folder_unwritable():
+                # The folder, not the file: reading needs the read-only way too (a WAL file's
+                # reader makes a -shm file beside it), which __init__ takes on this error.
+                raise
             # A read-only file can still be listed and opened; saving says why it cannot.
         _checked.add(self.path)
 
