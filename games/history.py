@@ -23,11 +23,12 @@ import json
 import logging
 import os
 import sqlite3
+import stat
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,6 +54,8 @@ CREATE TABLE IF NOT EXISTS photos (
     PRIMARY KEY (game_id, game_number, player)
 );
 """
+# The files SQLite keeps beside the history file (write-ahead log, its index, rollback journal).
+COMPANIONS = ("-wal", "-shm", "-journal")
 # The tables a history file holds (``games.drafts`` adds its own with ``register_tables``): a
 # damaged file whose own list of tables is lost is salvaged into these.
 _TABLES: list[str] = [_SCHEMA]
@@ -157,6 +160,7 @@ class GameHistory:
     def __init__(self, path: Path | str | None = None):
         self.path = Path(path) if path is not None else default_db_path()
         self._prepare_folder()
+        _keep_private(self.path)
         # The folder cannot be written to, though the file can be read: list and open only.
         self.read_only_folder = False
         try:
@@ -264,7 +268,9 @@ class GameHistory:
                 )
             )
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # A folder made here is the user's alone; one that exists is left as it is (it may
+            # be shared on purpose, such as a KINGDOMINO_DB in /tmp).
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
             raise HistoryError(
                 msg(
@@ -486,6 +492,23 @@ class GameHistory:
                 reason=_reason(err),
             )
         )
+
+
+def _keep_private(path: Path) -> None:
+    """The history file holds the players' names and photos, and the secret that signs draft
+    addresses (``games.drafts``): only its owner may read it. A new file is made so before
+    SQLite opens it (SQLite gives its -wal, -shm and -journal files the file's own mode), and
+    a file or companion readable by others is tightened to its owner's part of the mode."""
+    with suppress(OSError):  # there already, or the folder refuses it: opening says why
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for suffix in ("", *COMPANIONS):
+        part = Path(f"{path}{suffix}")
+        try:
+            mode = stat.S_IMODE(part.stat().st_mode)
+            if mode & 0o077 and part.is_file():
+                part.chmod(mode & 0o700)
+        except OSError:
+            pass  # not there, or not ours to change (another user's, immutable): left as it is
 
 
 def _salvage_notice(aside: str, result: Salvaged) -> Message:

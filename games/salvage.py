@@ -17,6 +17,7 @@ write to it (SQLite replays and checkpoints the log), and the original is kept u
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sqlite3
@@ -58,6 +59,8 @@ def salvage(damaged: Path, into: Path, known_tables: Iterable[str] = ()) -> Salv
         shutil.copyfile(damaged, copy)
         if wal.exists():
             shutil.copyfile(wal, f"{copy}-wal")
+        # The new file is its owner's alone from the start, like the history file it replaces.
+        os.close(os.open(into, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         source = sqlite3.connect(copy)
         target = sqlite3.connect(into)
         try:
