@@ -17,12 +17,13 @@ write to it (SQLite replays and checkpoints the log), and the original is kept u
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,7 +54,11 @@ def salvage(damaged: Path, into: Path, known_tables: Iterable[str] = ()) -> Salv
     database file ``into`` (which must not exist). ``known_tables``: the ``CREATE TABLE``
     scripts of the tables a history file holds, used when the file's own schema is lost."""
     wal = Path(f"{damaged}-wal")
-    pages = SqliteFile(damaged.read_bytes(), wal.read_bytes() if wal.exists() else b"")
+
+    @functools.cache
+    def pages() -> SqliteFile:  # read only when SQLite cannot reach some rows
+        return SqliteFile(damaged.read_bytes(), wal.read_bytes() if wal.exists() else b"")
+
     with tempfile.TemporaryDirectory(prefix="kingdomino-salvage-", dir=into.parent) as folder:
         copy = Path(folder) / "damaged.db"
         shutil.copyfile(damaged, copy)
@@ -74,7 +79,7 @@ def salvage(damaged: Path, into: Path, known_tables: Iterable[str] = ()) -> Salv
 def _copy_tables(
     source: sqlite3.Connection,
     target: sqlite3.Connection,
-    pages: SqliteFile,
+    pages: Callable[[], SqliteFile],
     suspects: set[tuple[str, int]],
     known_tables: Iterable[str],
 ) -> Salvaged:
@@ -99,9 +104,9 @@ def _copy_tables(
                 missing[name] = _copy_rows(source, target, name, columns[name], garbled, result)
         # The rows SQLite could not reach, read from the leaf pages themselves.
         wanted = [n for n, _ in tables if not schema_read or missing[n] or n in result.cut_short]
-        found = _copy_leaf_rows(target, pages, wanted, suspects, result) if wanted else _Found()
+        found = _copy_leaf_rows(target, pages(), wanted, suspects, result) if wanted else _Found()
         if not schema_read:
-            _count_missing(pages, [n for n, _ in tables], found, missing, result)
+            _count_missing(pages(), [n for n, _ in tables], found, missing, result)
         _report_missing(source if schema_read else None, missing, found, result)
         if not schema_read and not any(found.rowids.values()):
             result.readable = False
@@ -334,7 +339,7 @@ def _rows(
         yield from ((rowid, None) for rowid in unreadable)
 
 
-def _garbled_rows(db: sqlite3.Connection, pages: SqliteFile) -> set[tuple[str, int]]:
+def _garbled_rows(db: sqlite3.Connection, pages: Callable[[], SqliteFile]) -> set[tuple[str, int]]:
     """(table, rowid) of rows that read without an error but are not what was stored.
 
     A row longer than a page continues on overflow pages; when the last of them is overwritten,
@@ -352,10 +357,10 @@ def _garbled_rows(db: sqlite3.Connection, pages: SqliteFile) -> set[tuple[str, i
     cells = {(int(m[1]), int(m[2])) for p in problems for m in _TREE_CELL.finditer(p)}
     if not cells:
         return set()
-    owner = {leaf: name for name, root in roots for leaf in pages.table_leaves(root)}
+    owner = {leaf: name for name, root in roots for leaf in pages().table_leaves(root)}
     found = set()
     for page, cell in cells:
-        rowid = pages.rowid(page, cell) if page in owner else None
+        rowid = pages().rowid(page, cell) if page in owner else None
         if rowid is not None:
             found.add((owner[page], rowid))
     return found
