@@ -26,13 +26,16 @@ import json
 import os
 import re
 import secrets
-from collections.abc import Mapping
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from games.draft_parts import VIEW, PartVersion, join_parts, split_parts
-from games.history import GameHistory
+from games.history import GameHistory, register_tables
+from scoring.words import Message, msg
 
 KEEP_DAYS = 30
 _ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
@@ -54,6 +57,9 @@ CREATE TABLE IF NOT EXISTS draft_secret (
     secret BLOB NOT NULL
 );
 """
+register_tables(_SCHEMA)
+_SAVING = msg("Could not save the game in progress")
+_OPENING = msg("Could not open the game in progress")
 _RANDOM_CHARS = 16  # secrets.token_urlsafe(12): 96 random bits
 _MAC_BYTES = 12  # 16 characters of base64
 
@@ -64,11 +70,14 @@ def is_draft_id(text: object) -> bool:
 
 
 class DraftStore:
-    """Save, load and delete drafts in the history's database file."""
+    """Save, load and delete drafts in the history's database file.
+
+    Raises ``HistoryError`` (never ``sqlite3`` or ``OSError``) when the file cannot be used: in
+    a folder that cannot be written to, drafts already stored open, and saving says why not."""
 
     def __init__(self, path: Path | str | None = None):
         self._history = GameHistory(path)
-        with self._history._connect() as db:
+        with self._connect(_SAVING) as db:
             db.executescript(_SCHEMA)
             columns = {column[1] for column in db.execute("PRAGMA table_info(drafts)")}
             if "version" not in columns:  # a file from before drafts were shared
@@ -78,6 +87,16 @@ class DraftStore:
                 db.execute("INSERT OR IGNORE INTO draft_secret VALUES (1, ?)", (os.urandom(32),))
                 row = db.execute("SELECT secret FROM draft_secret").fetchone()
         self._secret = bytes(row[0])
+
+    @contextmanager
+    def _connect(self, action: Message) -> Iterator[sqlite3.Connection]:
+        """The history's connection, with SQLite's and the system's errors said as the history
+        says them (``action``: the clause saying what failed), never in SQLite's words."""
+        try:
+            with self._history._connect() as db:
+                yield db
+        except (sqlite3.Error, OSError) as err:
+            raise self._history._error(err, action) from None
 
     def new_id(self) -> str:
         """A new draft id: random, and signed so that ``issued`` knows it for one of ours."""
@@ -97,7 +116,7 @@ class DraftStore:
             return True
         if not is_draft_id(draft_id):
             return False
-        with self._history._connect() as db:
+        with self._connect(_OPENING) as db:
             row = db.execute("SELECT 1 FROM drafts WHERE id = ?", (draft_id,)).fetchone()
         return row is not None
 
@@ -107,7 +126,7 @@ class DraftStore:
 
     def stored_images(self, draft_id: str) -> set[str]:
         """The image keys already stored for a draft."""
-        with self._history._connect() as db:
+        with self._connect(_OPENING) as db:
             rows = db.execute("SELECT key FROM draft_images WHERE draft_id = ?", (draft_id,))
             return {key for (key,) in rows.fetchall()}
 
@@ -116,7 +135,7 @@ class DraftStore:
         in ``state["images"]`` are dropped. Old drafts are pruned on the way."""
         if not self.can_hold(draft_id):
             raise ValueError(f"not a draft id this file issued: {draft_id!r}")
-        with self._history._connect() as db:
+        with self._connect(_SAVING) as db:
             db.execute("BEGIN IMMEDIATE")
             row = db.execute("SELECT version FROM drafts WHERE id = ?", (draft_id,)).fetchone()
             self._write(db, draft_id, state, (row[0] if row else 0) + 1, images)
@@ -137,7 +156,7 @@ class DraftStore:
         not (no other screen needs to redraw for it)."""
         if not self.can_hold(draft_id):
             raise ValueError(f"not a draft id this file issued: {draft_id!r}")
-        with self._history._connect() as db:
+        with self._connect(_SAVING) as db:
             db.execute("BEGIN IMMEDIATE")
             row = db.execute(
                 "SELECT state_json, version FROM drafts WHERE id = ?", (draft_id,)
@@ -171,7 +190,7 @@ class DraftStore:
         read, for screens that look every few seconds; None when there is no such draft."""
         if not is_draft_id(draft_id):
             return None
-        with self._history._connect() as db:
+        with self._connect(_OPENING) as db:
             row = db.execute("SELECT version FROM drafts WHERE id = ?", (draft_id,)).fetchone()
         return None if row is None else int(row[0])
 
@@ -220,7 +239,7 @@ class DraftStore:
         A draft kept as parts comes back as one snapshot unless ``whole`` is False."""
         if not is_draft_id(draft_id):
             return None
-        with self._history._connect() as db:
+        with self._connect(_OPENING) as db:
             row = db.execute("SELECT state_json FROM drafts WHERE id = ?", (draft_id,)).fetchone()
             if row is None:
                 return None
@@ -235,7 +254,7 @@ class DraftStore:
         return state, {key: bytes(image) for key, image in images}
 
     def delete(self, draft_id: str) -> None:
-        with self._history._connect() as db:
+        with self._connect(_SAVING) as db:
             db.execute("DELETE FROM draft_images WHERE draft_id = ?", (draft_id,))
             db.execute("DELETE FROM drafts WHERE id = ?", (draft_id,))
 

@@ -9,8 +9,9 @@ from the same boards and rules, so it shows exactly as it was.
 The history is an extra: anything wrong with its file (a folder, unwritable, read-only, locked,
 another program's database) raises ``HistoryError`` with a sentence saying what is wrong and what
 to do, so the app says so and keeps scoring. A damaged file is never written to: it is renamed
-aside (``games.db.damaged-<time>``), every game SQLite can still read is carried into a new file
-(``games.salvage``) and ``notice`` says how many, naming the games that were lost. In a folder that
+aside (``games.db.damaged-<time>``), every game that can still be read (by SQLite, or from the
+file's pages) is carried into a new file (``games.salvage``) and ``notice`` says how many,
+naming the games that were lost. In a folder that
 cannot be written to (SQLite keeps its journal beside the file) the games are listed and opened
 read-only, and ``notice`` says that saving needs the folder writable. docs/reliability.md has
 the details.
@@ -22,11 +23,12 @@ import json
 import logging
 import os
 import sqlite3
+import stat
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -52,6 +54,11 @@ CREATE TABLE IF NOT EXISTS photos (
     PRIMARY KEY (game_id, game_number, player)
 );
 """
+# The files SQLite keeps beside the history file (write-ahead log, its index, rollback journal).
+COMPANIONS = ("-wal", "-shm", "-journal")
+# The tables a history file holds (``games.drafts`` adds its own with ``register_tables``): a
+# damaged file whose own list of tables is lost is salvaged into these.
+_TABLES: list[str] = [_SCHEMA]
 # SQLite waits this long for a lock itself; a save still locked out then is retried after these
 # pauses (several app sessions may save at once).
 BUSY_TIMEOUT_S = 5.0
@@ -123,6 +130,13 @@ class _Damaged(sqlite3.DatabaseError):
     """``PRAGMA quick_check`` found damage (SQLite raises no error of its own for that)."""
 
 
+def register_tables(schema: str) -> None:
+    """Name more tables kept in the history file (``CREATE TABLE IF NOT EXISTS`` statements), so
+    that their rows are salvaged too when the file's own list of tables is lost."""
+    if schema not in _TABLES:
+        _TABLES.append(schema)
+
+
 def default_db_path() -> Path:
     if os.environ.get("KINGDOMINO_DB"):
         return Path(os.environ["KINGDOMINO_DB"]).expanduser()
@@ -146,6 +160,7 @@ class GameHistory:
     def __init__(self, path: Path | str | None = None):
         self.path = Path(path) if path is not None else default_db_path()
         self._prepare_folder()
+        _keep_private(self.path)
         # The folder cannot be written to, though the file can be read: list and open only.
         self.read_only_folder = False
         try:
@@ -253,7 +268,9 @@ class GameHistory:
                 )
             )
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # A folder made here is the user's alone; one that exists is left as it is (it may
+            # be shared on purpose, such as a KINGDOMINO_DB in /tmp).
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
             raise HistoryError(
                 msg(
@@ -294,6 +311,10 @@ class GameHistory:
             db.executescript(_SCHEMA)
         except sqlite3.OperationalError as err:
             if _code(err) != sqlite3.SQLITE_READONLY:
+                raise
+            if not self.read_only_folder and self._folder_unwritable():
+                # The folder, not the file: reading needs the read-only way too (a WAL file's
+                # reader makes a -shm file beside it), which __init__ takes on this error.
                 raise
             # A read-only file can still be listed and opened; saving says why it cannot.
         _checked.add(self.path)
@@ -373,7 +394,7 @@ class GameHistory:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             new = self.path.with_name(f"{self.path.name}.salvaging-{stamp}")
             try:
-                result = salvage(self.path, new)
+                result = salvage(self.path, new, _TABLES)
             except (sqlite3.Error, OSError) as salvage_err:
                 log.warning("history %s: salvage failed: %r", self.path, salvage_err)
                 new.unlink(missing_ok=True)
@@ -471,6 +492,23 @@ class GameHistory:
                 reason=_reason(err),
             )
         )
+
+
+def _keep_private(path: Path) -> None:
+    """The history file holds the players' names and photos, and the secret that signs draft
+    addresses (``games.drafts``): only its owner may read it. A new file is made so before
+    SQLite opens it (SQLite gives its -wal, -shm and -journal files the file's own mode), and
+    a file or companion readable by others is tightened to its owner's part of the mode."""
+    with suppress(OSError):  # there already, or the folder refuses it: opening says why
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for suffix in ("", *COMPANIONS):
+        part = Path(f"{path}{suffix}")
+        try:
+            mode = stat.S_IMODE(part.stat().st_mode)
+            if mode & 0o077 and part.is_file():
+                part.chmod(mode & 0o700)
+        except OSError:
+            pass  # not there, or not ours to change (another user's, immutable): left as it is
 
 
 def _salvage_notice(aside: str, result: Salvaged) -> Message:

@@ -10,8 +10,9 @@
 bottom); kingdoms cut by the photo's edge are named in a warning and not scored. ``rank --photo``
 gives the photo's kingdoms to the players in that order.
 
-``-`` reads standard input. Exit status 0 when every input was scored, 2 when some input was bad
-(a one-line message on stderr per bad input; the good ones are still scored).
+``-`` reads standard input, for a board or a photo (``read -``, ``rank --photo -``). ``--lang``
+goes before or after the command. Exit status 0 when every input was scored, 2 when some input
+was bad (a one-line message on stderr per bad input; the good ones are still scored).
 """
 
 from __future__ import annotations
@@ -42,16 +43,25 @@ def _parser() -> argparse.ArgumentParser:
     from kingdomino.commands import cmd_rank, cmd_read, cmd_score
     from translations import LANGUAGES
 
+    lang_help = (
+        "language of the printed text (default: from LANGUAGE/LANG, else en); JSON keys, "
+        "values and board text stay the same in every language"
+    )
     parser = _Parser(prog="kingdomino", description="Score Kingdomino kingdoms and rank players.")
-    parser.add_argument(
-        "--lang",
-        choices=tuple(LANGUAGES),
-        help="language of the printed text (default: from LANGUAGE/LANG, else en); JSON keys, "
-        "values and board text stay the same in every language",
+    parser.add_argument("--lang", choices=tuple(LANGUAGES), help=lang_help)
+    # --lang after the command too (`kingdomino score --lang pl ...`): the command's own option
+    # leaves the value given before the command alone when it is not given itself.
+    lang_after = argparse.ArgumentParser(add_help=False)
+    lang_after.add_argument(
+        "--lang", choices=tuple(LANGUAGES), default=argparse.SUPPRESS, help=lang_help
     )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     # Keep the docstring's usage lines as written in each command's --help.
-    layout = {"description": __doc__, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    layout = {
+        "description": __doc__,
+        "formatter_class": argparse.RawDescriptionHelpFormatter,
+        "parents": [lang_after],
+    }
 
     def add_rules(command: argparse.ArgumentParser) -> None:
         command.add_argument("--json", action="store_true", help="print JSON, one object a line")

@@ -6,18 +6,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from kingdomino.files import is_image_file
+from kingdomino.files import is_image, is_image_file
 from kingdomino.inputs import (
     InputError,
     LoadedInput,
-    folder_advice,
+    input_name,
     load_input,
-    no_such_file,
-    not_regular,
+    photo_source,
     read_photo,
+    read_stdin,
     read_table,
 )
 from scoring import Rules, Score, check_game, rank_players, score_board
@@ -164,12 +163,15 @@ def cmd_score(args: argparse.Namespace) -> int:
     if _corners_with_all(args):
         return EXIT_BAD_INPUT
     for path in args.files:
-        name = "<stdin>" if path == "-" else path
+        name = input_name(path)
         try:
-            if args.kingdoms == "all" and is_image_file(path):
-                _score_table(name, read_table(path, args.size), rules, args.json)
+            # Standard input is told a photo or a board by its bytes, so it is read first here.
+            piped = read_stdin() if path == "-" and args.kingdoms == "all" else None
+            if args.kingdoms == "all" and (is_image_file(path) or is_image(piped or b"")):
+                source = path if piped is None else piped
+                _score_table(name, read_table(name, source, args.size), rules, args.json)
                 continue
-            loaded = load_input(path, size=args.size, corners=args.corners)
+            loaded = load_input(path, size=args.size, corners=args.corners, stdin_data=piped)
         except InputError as err:
             print_error(err)
             status = EXIT_BAD_INPUT
@@ -349,9 +351,10 @@ def _kingdoms_from_photo(
         raise InputError(msg("with --photo, give only the players' names, in the kingdoms' order"))
     if len(set(names)) != len(names):
         raise InputError(msg("with --photo, each player's name must differ"))
-    if not is_image_file(photo):
+    if photo != "-" and not is_image_file(photo):
         raise InputError(msg("{file}: no such photo (--photo takes an image file)", file=photo))
-    table = read_table(photo, None)
+    table = read_table(input_name(photo), photo_source(photo), None)
+    photo = input_name(photo)  # as the output names it
     if len(table.kingdoms) != len(names):
         found, given = len(table.kingdoms), len(names)
         # The counts stand where their case does not change ("kingdom(s)" in English).
@@ -410,27 +413,23 @@ def cmd_read(args: argparse.Namespace) -> int:
     if _corners_with_all(args):
         return EXIT_BAD_INPUT
     for path in args.images:
+        name = input_name(path)
         try:
-            if not Path(path).exists():
-                raise InputError(no_such_file(path))
-            if Path(path).is_dir():
-                raise InputError(folder_advice(path))
-            if not Path(path).is_file():
-                raise InputError(not_regular(path))
+            source = photo_source(path)
             if args.kingdoms == "all":
-                table = read_table(path, args.size)
-                _print_table(path, table, args.json)
+                table = read_table(name, source, args.size)
+                _print_table(name, table, args.json)
                 continue
-            reading = read_photo(path, path, args.size, args.corners)
+            reading = read_photo(name, source, args.size, args.corners)
         except InputError as err:
             print_error(err)
             status = EXIT_BAD_INPUT
             continue
         if args.json:
-            print(json.dumps({**reading.to_json(), "file": path}), flush=True)
+            print(json.dumps({**reading.to_json(), "file": name}), flush=True)
             continue
         size = reading.size
-        lines = [f"{path} ({size}×{size})"] + [f"    {row}" for row in reading.board.rows_text()]
+        lines = [f"{name} ({size}×{size})"] + [f"    {row}" for row in reading.board.rows_text()]
         uncertain = [cell for cell in reading.cells.cells_json() if cell["uncertain"]]
         for cell in uncertain:
             token = reading.board[cell["row"], cell["col"]].token

@@ -51,17 +51,28 @@ class LoadedInput(NamedTuple):
     reading: Reading | None = None  # vision's per-cell reading for a photo; None for a board file
 
 
+STDIN = "<stdin>"  # how standard input (``-``) is named in messages and output
+
+
+def input_name(path: str) -> str:
+    return STDIN if path == "-" else path
+
+
 def load_input(
-    path: str, size: int | None = None, corners: list[tuple[float, float]] | None = None
+    path: str,
+    size: int | None = None,
+    corners: list[tuple[float, float]] | None = None,
+    stdin_data: bytes | None = None,
 ) -> LoadedInput:
     """The board in ``path`` (``-`` = stdin): board text, a JSON board, or an image for vision
-    (``size`` and ``corners`` as ``--size`` and ``--corners`` give them).
+    (``size`` and ``corners`` as ``--size`` and ``--corners`` give them). ``stdin_data``:
+    standard input's bytes when the caller has read them already (``read_stdin``).
 
     Raises ``InputError`` with a one-line message for anything else.
     """
-    name = "<stdin>" if path == "-" else path
+    name = input_name(path)
     if path == "-":
-        data = _read_stdin()
+        data = read_stdin() if stdin_data is None else stdin_data
     else:
         file = Path(path)
         if not file.exists():
@@ -102,7 +113,7 @@ def load_input(
         raise InputError(msg("{file}: {error}", file=name, error=reason)) from None
 
 
-def _read_stdin() -> bytes:
+def read_stdin() -> bytes:
     """Standard input: as much as a board file may hold, or all of a photo up to vision's limit."""
     if sys.stdin is None:  # `kingdomino score - <&-`: Python leaves sys.stdin unset
         raise InputError(STDIN_CLOSED)
@@ -157,15 +168,40 @@ def read_photo(
         raise InputError(_cannot_read(name, err)) from None
 
 
-def read_table(path: str, size: int | None) -> TableReading:
-    """vision's reading of every complete kingdom in the photo at ``path``."""
-    photo = _start_decoding(path)
+def read_table(name: str, source: str | bytes, size: int | None) -> TableReading:
+    """vision's reading of every complete kingdom in the image ``source`` (a path or its
+    bytes)."""
+    photo = _start_decoding(source)
     from vision.pipeline import read_table
 
     try:
         return read_table(photo, size=size)
     except Exception as err:  # vision's own errors; the CLI must never show a traceback
-        raise InputError(_cannot_read(path, err)) from None
+        raise InputError(_cannot_read(name, err)) from None
+
+
+def photo_source(path: str) -> str | bytes:
+    """What to read a photo from: the file ``path``, or standard input's bytes for ``-``.
+    Raises ``InputError`` for a file that is not there or not a regular file, and for standard
+    input that holds no image."""
+    if path == "-":
+        data = read_stdin()
+        if not is_image(data):
+            raise InputError(
+                msg(
+                    "<stdin>: not an image; pipe a photo into it (a JPEG, PNG, WebP or HEIC "
+                    "file), or give a file name"
+                )
+            )
+        return data
+    file = Path(path)
+    if not file.exists():
+        raise InputError(no_such_file(path))
+    if file.is_dir():
+        raise InputError(folder_advice(path))
+    if not file.is_file():
+        raise InputError(not_regular(path))
+    return path
 
 
 def _start_decoding(source: str | bytes):

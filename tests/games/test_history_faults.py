@@ -3,17 +3,21 @@ damaged file is moved aside untouched and a new history started, and saves wait 
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import sqlite3
 import subprocess
+import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 import games.history as history_module
+from games.drafts import DraftStore
 from games.editing import blank_board
 from games.history import GameHistory, HistoryError
 from games.model import Game, GameSetup
@@ -128,6 +132,87 @@ def test_an_unwritable_folder_around_a_writable_file_lists_read_only(tmp_path):
         assert f"saving needs the folder {folder} to be writable" in str(err.value)
         assert "history file" not in str(err.value).split("(")[0]  # not blamed on the file
     assert len(GameHistory(path).list()) == 2
+
+
+NOBODY = 65534  # the unprivileged user of Debian and most Linux systems
+
+
+def _in_a_read_only_folder(folder: Path, check: Callable[[], dict]) -> dict:
+    """``check()`` run with ``folder`` made read-only (``chmod 0555``), its result.
+
+    Root passes over file modes (and ``chattr +i`` changes what SQLite reports), so as root the
+    check runs in a child process that becomes the unprivileged user first: forked, so it needs
+    to import nothing from root's home."""
+    if os.geteuid() == 0:
+        for part in (folder, *folder.iterdir()):
+            os.chown(part, NOBODY, NOBODY)
+    folder.chmod(0o555)
+    reading, writing = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child: never back into pytest, whatever happens
+        try:
+            os.close(reading)
+            if os.geteuid() == 0:
+                os.setgid(NOBODY)
+                os.setuid(NOBODY)
+            try:
+                result = check()
+            except Exception as err:  # reported to the parent, which fails the test with it
+                result = {"error": repr(err)}
+            os.write(writing, json.dumps(result).encode())
+        finally:
+            os._exit(0)
+    os.close(writing)
+    with os.fdopen(reading, "rb") as pipe:
+        result = json.loads(pipe.read() or b'{"error": "the check printed nothing"}')
+    os.waitpid(child, 0)
+    return result
+
+
+@pytest.fixture
+def open_folder() -> Iterator[Path]:
+    """A folder another user can reach (pytest's own temporary folder is root's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="kingdomino-read-only-"))
+    folder.chmod(0o755)
+    yield folder
+    folder.chmod(0o755)
+    shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("drafts_kept_before", [False, True])
+def test_a_read_only_folder_lists_the_games_when_the_drafts_open_first(
+    open_folder, drafts_kept_before
+):
+    """The score page opens the draft store before the history page lists the games: the games
+    are still listed and opened, and the drafts say in our words why they cannot be saved."""
+    path = open_folder / "games.db"
+    first = _saved_history(path, games=2).list()[-1].id
+    if drafts_kept_before:
+        DraftStore(path)
+    history_module._checked.clear()  # as in a new app process
+
+    def check() -> dict:
+        try:
+            drafts = DraftStore(path)
+            drafts.save(drafts.new_id(), {"images": []})
+            said = "saved"
+        except Exception as err:  # SQLite's own error too: the assertions below name it
+            said = f"{type(err).__name__}: {err}"
+        history = GameHistory(path)
+        return {
+            "drafts": said,
+            "games": [game.id for game in history.list()],
+            "opened": history.load(first) == GAME,
+            "notice": str(history.notice),
+        }
+
+    result = _in_a_read_only_folder(open_folder, check)
+    assert "error" not in result, result["error"]
+    assert result["games"] == [first + 1, first] and result["opened"]
+    assert "read-only" in result["notice"]
+    assert result["drafts"].startswith(
+        "HistoryError: Could not save the game in progress: saving needs the folder "
+    )
 
 
 def test_another_programs_database_is_left_untouched(tmp_path):
