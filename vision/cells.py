@@ -32,6 +32,7 @@ CROP = 64  # pixels per side of the crop the model sees
 MIN_CELL_PX = 16  # below this a cell has too few pixels to tell a crown from a sheep
 
 _CASTLE = TERRAINS.index(Terrain.CASTLE)
+_EMPTY = TERRAINS.index(Terrain.EMPTY)
 # A cell away from the board's castle that reads castle at least this likely puts the castle in
 # doubt (``CellReadings.uncertain``). On tight-cloth development scenes (lab.synth 9300-9999) a
 # hole showing a beige cloth read castle 1.00, took the castle from the start tile (0.92) and
@@ -211,14 +212,26 @@ class CellReadings:
 
     @property
     def uncertain(self) -> np.ndarray:
-        """(N, N) bool: cells whose reading is below the model's confidence threshold, and cells
-        decoding could not settle (a sure hole a domino would need as a tile, and its partner),
-        and cells ``in_doubt``."""
+        """(N, N) bool: cells whose reading is below the model's confidence threshold, cells
+        decoding could not settle (a sure hole a domino would need as a tile, and its partner;
+        the cells that could explain a reading that contradicts itself), holes the photo's
+        table does not confirm, and cells ``in_doubt``."""
         uncertain = (self.confidence < self.uncertain_below) | self._castle_in_doubt()
+        uncertain = uncertain | self._unconfirmed_holes()
         doubtful = self._decoded.doubtful
         if doubtful is not None:
             uncertain = uncertain | doubtful
         return uncertain if self.in_doubt is None else uncertain | self.in_doubt
+
+    def _unconfirmed_holes(self) -> np.ndarray:
+        """(N, N) bool: the board's holes that are not sure holes (the model and the photo's
+        table both calling them a hole, ``sure_holes``). Holes are rare at a game's end, and a
+        plain tile read as a hole (by the art check where no table shows, or the model alone)
+        takes Harmony and splits a region: a cell the user confirms is cheap beside a total
+        that is silently wrong (kd_czech_01 and kd_czech_04 in ../shared lost 8 and 32 points
+        so)."""
+        holes = self._decision[0] == _EMPTY
+        return holes if self.sure_holes is None else holes & ~self.sure_holes
 
     def _castle_in_doubt(self) -> np.ndarray:
         """(N, N) bool: the board's castle and every cell not beside it that reads castle at

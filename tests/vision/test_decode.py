@@ -265,10 +265,15 @@ def test_a_reading_that_contradicts_itself_flags_its_holes_and_what_cannot_pair(
     assert not readings.uncertain[0, 0]  # a tile nothing speaks against stays as read
 
 
-def test_a_reading_real_dominoes_build_flags_nothing_it_is_sure_of():
+def test_a_reading_real_dominoes_build_flags_only_the_holes_no_table_confirms():
     board = random_kingdom(5, 7, holes=1)
-    readings = CellReadings(*probabilities(board, sure=0.999), 0.5)
-    assert readings.board == board and not readings.uncertain.any()
+    holes = np.array([[cell.terrain is Terrain.EMPTY for cell in row] for row in board.cells])
+    assert holes.sum() == 2
+    alone = CellReadings(*probabilities(board, sure=0.999), 0.5)
+    assert alone.board == board
+    assert np.array_equal(alone.uncertain, holes)  # a hole nothing but the model saw: a look
+    confirmed = CellReadings(*probabilities(board, sure=0.999), 0.5, sure_holes=holes)
+    assert confirmed.board == board and not confirmed.uncertain.any()
 
 
 @pytest.mark.parametrize("slack,corrected", [(-0.1, False), (0.1, True)])

@@ -188,7 +188,9 @@ def test_a_side_of_table_puts_a_seven_by_seven_frame_in_doubt_whole(size):
     terrain, crowns = probabilities(random_kingdom(size, 3))
     terrain[:, 0] = 0.01
     terrain[:, 0, TERRAINS.index(Terrain.EMPTY)] = 0.93  # the left column reads as table
-    cells = CellReadings(terrain, crowns, 0.5, joint_decoding=False)
+    table = np.zeros((size, size), bool)
+    table[:, 0] = True  # and looks like it: holes the table confirms, no look asked for them
+    cells = CellReadings(terrain, crowns, 0.5, joint_decoding=False, sure_holes=table)
     assert not cells.uncertain.any()
     flagged = _open_sides_in_doubt(cells).uncertain
     assert flagged[:, 0].all()
