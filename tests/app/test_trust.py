@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.kingdom_choice import show_kingdom, text_box
 from tests.app.test_app import APP, enter, metric_values
-from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16, SAMPLES
 
 DUEL = "7×7 Mighty Duel (2 players)"
 CLASSIC = "5×5 classic"
@@ -71,7 +71,7 @@ def test_flagged_cells_make_the_result_provisional_until_confirmed(app):
     app.text_input(key="setup_name_0").input("Anna").run()
     app.text_input(key="setup_name_1").input("Ben").run()
     app.file_uploader(key="upload_0").upload("blurred.png", blurred_sample(), "image/png").run()
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     reason = provisional(app)
     assert reason is not None and "of Anna's kingdom to check" in reason and "(row " in reason
     assert not winner_lines(app)
@@ -101,7 +101,7 @@ def test_a_new_dynasty_game_shows_the_standings_so_far_not_a_shared_first_place(
     app.toggle(key="setup_dynasty").set_value(True).run()
     enter(app, 0, BOARD_51)
     assert app.button(key="next_game").disabled  # Player 2's kingdom is still missing
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     app.button(key="next_game").click().run()
     # Only game 1 (over, folded away below) names its winner; game 2 has no kingdom yet.
     assert winner_lines(app) == ["### :material/emoji_events: Player 1 wins this game"]
@@ -158,7 +158,7 @@ def test_a_reload_keeps_names_boards_photo_readings_and_flags(app):
     app.text_input(key="setup_name_0").input("Anna").run()
     app.text_input(key="setup_name_1").input("Ben").run()
     app.file_uploader(key="upload_0").upload("blurred.png", blurred_sample(), "image/png").run()
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     before = provisional(app)
     assert "draft" in app.query_params
 
@@ -167,7 +167,7 @@ def test_a_reload_keeps_names_boards_photo_readings_and_flags(app):
     assert metric_values(again) == metric_values(app)
     assert provisional(again) == before  # the flags came back with the reading
     assert again.session_state["kingdom_shown"] == 1  # Ben's kingdom, open before the reload
-    assert text_box(again, 1).value == WHEAT_24
+    assert text_box(again, 1).value == FOREST_16
     show_kingdom(again, 0)
     assert any("What the app saw in blurred.png" in plain(e.label) for e in again.expander)
 
@@ -175,14 +175,14 @@ def test_a_reload_keeps_names_boards_photo_readings_and_flags(app):
 def test_a_reload_keeps_the_dynasty_games_already_over(app):
     app.toggle(key="setup_dynasty").set_value(True).run()
     enter(app, 0, BOARD_51)
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     app.button(key="next_game").click().run()
-    enter(app, 0, WHEAT_24)
+    enter(app, 0, FOREST_16)
 
     again = reload(app)
     assert any("game 2 of 3" in s.value for s in again.subheader)
     assert list(again.table[0].value["Total of the games"]) == [51, 39]
-    assert text_box(again, 0).value == WHEAT_24
+    assert text_box(again, 0).value == FOREST_16
 
 
 def test_an_unknown_draft_in_the_url_starts_a_fresh_game(tmp_path, monkeypatch):
@@ -268,13 +268,13 @@ def test_the_no_kingdom_message_gives_one_piece_of_advice(app):
 def test_a_player_removed_and_added_back_keeps_their_name_and_kingdom(app):
     app.button_group(key="setup_count").set_value(3).run()
     app.text_input(key="setup_name_2").input("Cleo").run()
-    enter(app, 2, WHEAT_24)
+    enter(app, 2, FOREST_16)
     app.button_group(key="setup_count").set_value(2).run()
     app.switch_page("ui/history_page.py").run()
     app.switch_page("ui/score_page.py").run()
     app.button_group(key="setup_count").set_value(3).run()
     assert app.text_input(key="setup_name_2").value == "Cleo"
-    assert text_box(app, 2).value == WHEAT_24
+    assert text_box(app, 2).value == FOREST_16
 
 
 def test_text_with_a_mistake_survives_a_visit_to_the_history_page(app):

@@ -8,7 +8,7 @@ import re
 import cv2
 import pytest
 
-from tests.app_boards import BOARD_51, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16
 from tests.e2e.conftest import (
     DEVICES,
     AppServer,
@@ -55,7 +55,7 @@ def test_flagged_cells_keep_the_result_provisional_until_confirmed(device_page, 
     expect(provisional).to_contain_text("of Anna's kingdom to check", timeout=30_000)
     expect(provisional).to_contain_text("Player 2's kingdom not entered")
     show_kingdom(page, "Player 2")
-    enter_board_text(page, 1, WHEAT_24)
+    enter_board_text(page, 1, FOREST_16)
     expect(provisional).not_to_contain_text("not entered")
     expect(page.get_by_text("wins this game")).to_have_count(0)
 
@@ -145,7 +145,7 @@ def test_the_game_survives_the_server_losing_the_session(browser, own_server, de
         # two was seen undone on CI).
         expect(total_of(page, "Anna")).to_contain_text("51")
         show_kingdom(page, "Player 2")
-        enter_board_text(page, 1, WHEAT_24)
+        enter_board_text(page, 1, FOREST_16)
         next_game = page.locator(".st-key-next_game").get_by_role("button")
         click_when_idle(page, next_game)  # game 1 is over
         expect(page.get_by_text("Kingdoms of game 2 of 3")).to_be_visible()
