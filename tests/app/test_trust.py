@@ -84,6 +84,51 @@ def test_flagged_cells_make_the_result_provisional_until_confirmed(app):
     assert list(app.table[0].value["Place"]) == ["1st", "2nd"]
 
 
+def test_a_kingdom_that_contradicts_itself_names_no_winner_and_says_why_by_the_result(app):
+    """Issue 55, 1: an odd number of tiles (here typed by hand) is no kingdom to name a winner
+    on, checked cells or not; the sentence saying why stands with the result."""
+    app.text_input(key="setup_name_0").input("Anna").run()
+    enter(app, 0, BOARD_51.replace("W0", "."))  # 23 tiles
+    enter(app, 1, FOREST_16)
+    reason = provisional(app)
+    assert reason is not None and "Anna's kingdom impossible with the real dominoes" in reason
+    assert "Anna's kingdom: The kingdom has 23 tiles besides the castle, an odd number" in reason
+    assert not winner_lines(app)
+    assert "Place" not in app.table[0].value.columns
+    assert "save_game" not in [b.key for b in app.button]
+
+    enter(app, 0, BOARD_51)  # fixed: a kingdom the real dominoes make
+    assert provisional(app) is None
+    assert winner_lines(app) == ["### :material/emoji_events: Anna wins this game"]
+
+
+def test_holes_read_from_a_photo_are_checked_like_flagged_cells(app):
+    """Issue 55, 1: cells the reader read as holes cost Harmony; each is framed and keeps the
+    result provisional until checked. This scene also has 19 tiles, an odd number: confirming
+    the holes leaves that contradiction standing, and still no winner."""
+    app.text_input(key="setup_name_0").input("Anna").run()
+    scene = (SAMPLES / "synthetic-scene-19.jpg").read_bytes()
+    app.file_uploader(key="upload_0").upload("scene.jpg", scene, "image/jpeg").run()
+    enter(app, 1, FOREST_16)
+    reason = provisional(app)
+    assert reason is not None
+    # The reader is unsure of row 5 (holes among them); the hole it is sure of is named too.
+    assert "6 cells (row 3, column 3, row 5, column 1, " in reason
+    assert (
+        "1 cell (row 1, column 5) of Anna's kingdom read as a hole, costing Harmony, to check"
+    ) in reason
+    assert "Anna's kingdom impossible with the real dominoes" in reason
+    assert "19 tiles besides the castle" in reason
+    assert not winner_lines(app)
+
+    show_kingdom(app, 0).button(key="accept_0").click().run()  # "these cells are right"
+    reason = provisional(app)
+    assert "read as a hole" not in reason and "19 tiles besides the castle" in reason
+    assert not winner_lines(app)
+    again = reload(app)  # the checked holes stay checked through a reload
+    assert "read as a hole" not in provisional(again)
+
+
 def test_players_not_entered_take_no_place_and_score_nothing(app):
     # AppTest calls segmented controls button groups.
     app.button_group(key="setup_count").set_value(3).run()
@@ -299,3 +344,54 @@ def test_a_reload_on_the_history_page_keeps_the_game_for_the_score_page(app):
     other.switch_page("ui/score_page.py").run()
     assert other.text_input(key="setup_name_0").value == "Anna"
     assert metric_values(other)["Anna's total"] == "51"
+
+
+# Issue 55: share links keep the provisional state, and are capped ------------------------------
+
+
+def _open_link(at: AppTest, code: str) -> AppTest:
+    other = AppTest.from_file(APP, default_timeout=60)
+    other.query_params["game"] = code
+    other.run()
+    assert not other.exception
+    return other
+
+
+def test_a_link_made_while_cells_are_flagged_opens_provisional_as_the_hosts_page(app):
+    app.text_input(key="setup_name_0").input("Anna").run()
+    app.file_uploader(key="upload_0").upload("blurred.png", blurred_sample(), "image/png").run()
+    enter(app, 1, FOREST_16)
+    hosts = provisional(app)
+    assert hosts is not None and "of Anna's kingdom to check" in hosts
+    code = app.code[0].value.split("?game=", 1)[1]
+
+    shared = _open_link(app, code)
+    assert provisional(shared) == hosts
+    assert not winner_lines(shared)
+    assert "Place" not in shared.table[0].value.columns
+
+    # Copied into the editor, the cells are still framed there: still no winner.
+    shared.button(key="edit_shared").click().run()
+    assert not shared.exception
+    assert provisional(shared) == hosts
+    assert not winner_lines(shared)
+
+
+def test_a_game_too_long_for_a_link_is_not_offered_one_and_says_what_to_do(app, monkeypatch):
+    from games import share
+
+    monkeypatch.setattr(share, "MAX_CODE_LENGTH", 100)
+    enter(app, 0, BOARD_51)
+    assert not app.exception
+    assert not [c for c in app.code if "?game=" in c.value]
+    (said,) = [w for w in warnings(app) if "too big for a share link" in w]
+    assert "a link carries at most 100" in said and "Download the results (JSON)" in said
+
+
+def test_an_over_long_link_opens_a_sentence_not_a_blank_game(app):
+    from games.share import MAX_CODE_LENGTH
+
+    shared = _open_link(app, "A" * (MAX_CODE_LENGTH + 1))
+    (error,) = [plain(e.value) for e in shared.error]
+    assert "longer than any this app makes" in error and "ask for the link again" in error
+    assert not shared.metric
