@@ -363,6 +363,7 @@ def test_a_link_made_while_cells_are_flagged_opens_provisional_as_the_hosts_page
     enter(app, 1, FOREST_16)
     hosts = provisional(app)
     assert hosts is not None and "of Anna's kingdom to check" in hosts
+    assert any("provisional as it is here" in c.value for c in app.caption)
     code = app.code[0].value.split("?game=", 1)[1]
 
     shared = _open_link(app, code)
