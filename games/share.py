@@ -22,10 +22,10 @@ from scoring.board import load_json
 from scoring.words import Message, msg
 
 # The largest game (4 players × 3 games, names of 30 four-byte characters, every cell of the
-# current game flagged) needs about 3,000 characters. A link may carry at most this many: far
-# below what a server takes in an address (Streamlit's answers "Invalid HTTP request" somewhere
-# past 128,000 characters, a proxy may stop at 8,192 for the whole request line), and a longer
-# code is refused before it is decoded.
+# current game flagged and read as a hole) needs 2,200 characters. A link may carry at most this
+# many: far below what a server takes in an address (Streamlit's answered "Invalid HTTP request"
+# to a 132,000-character one; a proxy may stop at 8,192 for the whole request line), and a
+# longer code is refused before it is decoded.
 MAX_CODE_LENGTH = 7 * 1024
 # The format nests three levels (object, games, boards); the cap is checked before parsing, as
 # Python's JSON parser recurses once per level.

@@ -70,6 +70,10 @@ def test_the_cap_keeps_a_link_short_enough_for_any_server():
     # Streamlit's server answers a bare "Invalid HTTP request" past about 128,000 characters;
     # a proxy may refuse a request line over 8,192. The largest game fits with room to spare.
     assert 3 * 1024 < MAX_CODE_LENGTH <= 7 * 1024
+    names = tuple(chr(0x1F600 + i) * 30 for i in range(4))  # four bytes each in UTF-8
+    game = Game(GameSetup(names, dynasty=True), ((BOARD,) * 4,) * 3)
+    every = {name: {(r, c) for r in range(5) for c in range(5)} for name in names}
+    assert len(encode_game(game, every, every)) < MAX_CODE_LENGTH / 3
 
 
 def test_a_link_made_while_cells_are_flagged_carries_them():
