@@ -198,7 +198,10 @@ def _game_actions(
     """Save (with the kingdoms' photos), share (with the cells still to check, so that the
     link opens as provisional as this page is) and download."""
     game = result.game
-    code = json.dumps(game_to_dict(game), sort_keys=True)  # what was saved, to say so
+    try:  # what was saved, to say so (as drafts have kept it: the link's code without flags)
+        code = encode_game(game)
+    except ShareError:  # too long for a link: the game itself
+        code = json.dumps(game_to_dict(game), sort_keys=True)
     left, right = st.columns(2)
     if not final:
         left.caption(_("Save to history once every kingdom is in and checked."))
