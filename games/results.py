@@ -9,14 +9,14 @@ kingdom never gets the Middle Kingdom's 10 points for a lone castle.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.model import Game, game_to_dict
 from scoring import Board, Terrain
 from scoring.ranking import DynastyResult, Ranking, rank_dynasty, rank_players
 from scoring.score import Score, score_board
-from scoring.tileset import check_game
-from scoring.words import Joined, Message, msg, nmsg, where
+from scoring.tileset import check_game, contradictions
+from scoring.words import Joined, Message, joined, msg, nmsg, where
 
 
 def is_entered(board: Board) -> bool:
@@ -29,12 +29,16 @@ def is_entered(board: Board) -> bool:
 @dataclass(frozen=True)
 class RoundResult:
     """One game of the session: each entered kingdom's score, their ranking, the players whose
-    kingdom is not entered yet, and cross-kingdom warnings."""
+    kingdom is not entered yet, cross-kingdom warnings, and the kingdoms that contradict
+    themselves."""
 
     scores: dict[str, Score]  # entered kingdoms only, in the players' order
     ranking: Ranking | None  # None until two kingdoms are entered
     warnings: tuple[Message, ...]
     missing: tuple[str, ...] = ()  # players without a kingdom yet
+    # Player → the sentences proving their kingdom cannot be as entered (its tiles odd in number,
+    # or not splitting into distinct real dominoes): its score is not one to name a winner on.
+    contradicted: dict[str, tuple[Message, ...]] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -54,7 +58,10 @@ def score_round(boards: Mapping[str, Board], rules) -> RoundResult:
     ranking = rank_players(scores) if len(scores) >= 2 else None
     warnings = tuple(check_game(entered)) if entered else ()
     missing = tuple(name for name in boards if name not in entered)
-    return RoundResult(scores, ranking, warnings, missing)
+    contradicted = {
+        name: found for name, board in entered.items() if (found := contradictions(board))
+    }
+    return RoundResult(scores, ranking, warnings, missing, contradicted)
 
 
 def score_game(game: Game) -> GameResult:
@@ -85,23 +92,70 @@ def cells_text(cells: Collection[tuple[int, int]]) -> Message:
 
 
 def provisional_reason(
-    result: GameResult, to_check: Mapping[str, Collection[tuple[int, int]]] | None = None
+    result: GameResult,
+    to_check: Mapping[str, Collection[tuple[int, int]]] | None = None,
+    holes: Mapping[str, Collection[tuple[int, int]]] | None = None,
 ) -> Message | None:
-    """Why the current game's result is not final yet, in one sentence with what to do; None
-    when every kingdom is in and no cell is left to check.
+    """Why the current game's result is not final yet, with what to do; None when every kingdom
+    is in, no cell is left to check and no kingdom contradicts itself.
 
     ``to_check``: player name → cells of their kingdom the photo reader was unsure of.
+    ``holes``: player name → cells the photo reader read as holes and the user has not checked
+    yet (a hole costs Harmony, and a tile read as a hole changes the regions too).
+    A kingdom that contradicts itself (``RoundResult.contradicted``) is named, and the sentence
+    that proves it follows, naming its cells.
     """
     current = result.rounds[-1]
+    to_check = to_check or {}
     flagged = [
         msg("{cells} of {player}'s kingdom to check", cells=cells_text(cells), player=name)
-        for name, cells in (to_check or {}).items()
+        for name, cells in to_check.items()
         if cells
     ]
+    for name, cells in (holes or {}).items():
+        unflagged = set(cells) - set(to_check.get(name, ()))
+        if not unflagged:
+            continue
+        n = len(unflagged)
+        if result.game.setup.rules.harmony:
+            flagged.append(
+                nmsg(
+                    "{cells} of {player}'s kingdom read as a hole, costing Harmony, to check",
+                    "{cells} of {player}'s kingdom read as holes, costing Harmony, to check",
+                    n,
+                    cells=cells_text(unflagged),
+                    player=name,
+                )
+            )
+        else:
+            flagged.append(
+                nmsg(
+                    "{cells} of {player}'s kingdom read as a hole to check",
+                    "{cells} of {player}'s kingdom read as holes to check",
+                    n,
+                    cells=cells_text(unflagged),
+                    player=name,
+                )
+            )
+    wrong = [
+        msg("{player}'s kingdom impossible with the real dominoes", player=name)
+        for name in current.contradicted
+    ]
     missing = [msg("{player}'s kingdom not entered", player=name) for name in current.missing]
-    if not flagged and not missing:
+    if not flagged and not missing and not wrong:
         return None
-    if not flagged:
+    if wrong:
+        if len(flagged) + len(missing) + len(wrong) > 1:
+            advice = msg(
+                "Fix them above: the winner shows once every kingdom is in, checked and "
+                "possible with the real dominoes."
+            )
+        else:
+            advice = msg(
+                "Fix it above: the winner shows once the kingdom is possible with the real "
+                "dominoes."
+            )
+    elif not flagged:
         if len(missing) > 1:
             advice = msg("Enter them above: the winner shows once every kingdom is in.")
         else:
@@ -112,11 +166,18 @@ def provisional_reason(
         advice = msg(
             "Enter and check them above: the winner shows once every kingdom is in and checked."
         )
-    return msg(
+    reason = msg(
         "Provisional: {problems}. {advice}",
-        problems=Joined(tuple(flagged + missing)),
+        problems=Joined(tuple(flagged + wrong + missing)),
         advice=advice,
     )
+    if not wrong:
+        return reason
+    why = [
+        msg("{player}'s kingdom: {problem}", player=name, problem=problems[0])
+        for name, problems in current.contradicted.items()
+    ]
+    return joined([reason, *why])
 
 
 def ranking_to_dict(ranking: Ranking | None) -> dict:

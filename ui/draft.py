@@ -376,6 +376,7 @@ def _snapshot() -> tuple[dict, dict[str, np.ndarray]]:
                     "overlay": _image_key(found.overlay, arrays),
                     "uncertain": sorted(found.uncertain),
                     "corrected": sorted(found.corrected),
+                    "holes": sorted(found.holes),
                     # Messages as their parts: said again in the page's language when shown.
                     "decoding": to_data(found.decoding),
                     "warnings": [to_data(warning) for warning in found.warnings],
@@ -450,6 +451,7 @@ def _apply(
             overlay=image(found["overlay"]),
             uncertain={(int(r), int(c)) for r, c in found["uncertain"]},
             corrected={(int(r), int(c)) for r, c in found["corrected"]},
+            holes={(int(r), int(c)) for r, c in found.get("holes", ())},
             decoding=_message(found.get("decoding", "")),
             warnings=tuple(_message(w) for w in found["warnings"]),
             error=None if found["error"] is None else _message(found["error"]),

@@ -47,7 +47,7 @@ def placeholder(size: int) -> str:
 def board_editor(slot: int, name: str, size: int) -> None:
     board = state.board(slot, size)
     reading = state.reading(slot, size)
-    flagged = reading.to_check if reading is not None else set()
+    flagged = reading.framed if reading is not None else set()
     st.html(_HIDE_CTRL_ENTER_HINT)
 
     # On a phone the columns stack: the board (with its brush) comes first.
@@ -166,7 +166,7 @@ def _on_edit(slot: int, size: int) -> None:
 def _accept_flags(slot: int, size: int) -> None:
     reading = state.reading(slot, size)
     if reading is not None:
-        reading.checked(set(reading.to_check))
+        reading.checked(set(reading.framed))
 
 
 def _on_text(slot: int, size: int) -> None:

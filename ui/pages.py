@@ -11,9 +11,9 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from games.editing import blank_board
 from games.history import GameHistory, HistoryError
-from games.model import Game, GameSetup
+from games.model import Game, GameSetup, game_to_dict
 from games.results import GameResult, provisional_reason, result_to_dict, score_game, summary
-from games.share import ShareError, decode_game, encode_game
+from games.share import SharedGame, ShareError, decode_shared, encode_game
 from ui import draft, live, state
 from ui.editor import board_editor
 from ui.invite import invite_the_table
@@ -123,13 +123,13 @@ def _result_section(setup: GameSetup, host: bool) -> None:
         return
     result = score_game(game)
     photos = state.photos_by_game(setup)
-    to_check = state.to_check(setup)
-    show_result(result, photos, key="live", to_check=to_check)
+    to_check, holes = state.to_check(setup), state.holes_to_check(setup)
+    show_result(result, photos, key="live", to_check=to_check, holes=holes)
     if not host:
         return
     st.divider()
-    final = provisional_reason(result, to_check) is None
-    _game_actions(result, photos, final)
+    final = provisional_reason(result, to_check, holes) is None
+    _game_actions(result, photos, final, to_check, holes)
     _session_buttons(game, final)
 
 
@@ -184,13 +184,24 @@ def _result_depends_on(setup: GameSetup) -> tuple:
     """What the result section is drawn from: the boards and the cells still flagged."""
     flagged = state.to_check(setup)
     checked = sorted((name, sorted(cells)) for name, cells in flagged.items())
-    return state.current_game(setup), checked
+    holes = sorted((name, sorted(cells)) for name, cells in state.holes_to_check(setup).items())
+    return state.current_game(setup), checked, holes
 
 
-def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]], final: bool) -> None:
-    """Save (with the kingdoms' photos), share and download."""
+def _game_actions(
+    result: GameResult,
+    photos: list[dict[str, np.ndarray]],
+    final: bool,
+    to_check: dict[str, set[tuple[int, int]]],
+    holes: dict[str, set[tuple[int, int]]],
+) -> None:
+    """Save (with the kingdoms' photos), share (with the cells still to check, so that the
+    link opens as provisional as this page is) and download."""
     game = result.game
-    code = encode_game(game)
+    try:  # what was saved, to say so (as drafts have kept it: the link's code without flags)
+        code = encode_game(game)
+    except ShareError:  # too long for a link: the game itself
+        code = json.dumps(game_to_dict(game), sort_keys=True)
     left, right = st.columns(2)
     if not final:
         left.caption(_("Save to history once every kingdom is in and checked."))
@@ -235,8 +246,21 @@ def _game_actions(result: GameResult, photos: list[dict[str, np.ndarray]], final
     # In a popover: a code block is the page's dearest element to draw in the browser (its
     # syntax highlighter), and every phone redraws the result after each change.
     with st.popover(_("Share link"), icon=":material/share:"):
-        st.caption(_("Opens this result on any device that can reach this app."))
-        st.code(f"{base}?{SHARE_PARAM}={code}", language=None, wrap_lines=True)
+        try:
+            link = encode_game(game, to_check, holes)
+        except ShareError as err:  # longer than a link may carry: none is offered
+            st.warning(escape_markdown(sentence(err)), icon=":material/link_off:")
+            return
+        if final:
+            st.caption(_("Opens this result on any device that can reach this app."))
+        else:
+            st.caption(
+                _(
+                    "Opens this result on any device that can reach this app, provisional as "
+                    "it is here: it names no winner until the kingdoms are checked."
+                )
+            )
+        st.code(f"{base}?{SHARE_PARAM}={link}", language=None, wrap_lines=True)
 
 
 def _session_buttons(game: Game, final: bool) -> None:
@@ -274,8 +298,11 @@ def _new_game() -> None:
         st.session_state.pop(key, None)
 
 
-def _open_in_editor(game: Game) -> None:
-    """Load a game (shared or saved) into the page's setup and editors, replacing what was there."""
+def _open_in_editor(game: Game, shared: SharedGame | None = None) -> None:
+    """Load a game (shared or saved) into the page's setup and editors, replacing what was there.
+
+    A shared game's cells still to check stay framed in the editors, so the result stays
+    provisional there too."""
     load_setup(game.setup)
     finished = state.finished_rounds()
     finished.clear()
@@ -284,6 +311,21 @@ def _open_in_editor(game: Game) -> None:
     for slot, board in enumerate(game.rounds[-1]):
         state.clear_kingdom(slot, game.setup.size)
         state.set_board(slot, game.setup.size, board)
+        name = game.setup.players[slot]
+        if shared is not None and (shared.to_check.get(name) or shared.holes.get(name)):
+            state.set_reading(
+                slot,
+                game.setup.size,
+                state.PhotoReading(
+                    name="share link",
+                    photo=None,
+                    straightened=None,
+                    overlay=None,
+                    uncertain=set(shared.to_check.get(name, ())),
+                    holes=set(shared.holes.get(name, ())),
+                    board=board,
+                ),
+            )
     st.query_params.clear()
 
 
@@ -293,11 +335,12 @@ def _leave_shared() -> None:
 
 def _shared_game(code: str) -> None:
     try:
-        game = decode_game(code)
+        shared = decode_shared(code)
     except ShareError as err:
         st.error(escape_markdown(sentence(err)))
         st.button(_("Start a game of my own"), key="leave_shared", on_click=_leave_shared)
         return
+    game = shared.game
     players = ", ".join(escape_markdown(name) for name in game.setup.players)
     st.info(
         _(
@@ -306,13 +349,15 @@ def _shared_game(code: str) -> None:
             rules=say(game.setup.rules_text),
         )
     )
-    show_result(score_game(game), [], key="shared")
+    # The cells the host had still to check come with the link: the same provisional sentence,
+    # and no winner, as on the host's page.
+    show_result(score_game(game), [], key="shared", to_check=shared.to_check, holes=shared.holes)
     left, right = st.columns(2)
     left.button(
         _("Edit these kingdoms"),
         key="edit_shared",
         on_click=_open_in_editor,
-        args=(game,),
+        args=(game, shared),
         help=_("Copies this game into the editor, replacing the kingdoms entered there"),
     )
     right.button(_("Start a game of my own"), key="leave_shared", on_click=_leave_shared)

@@ -377,6 +377,7 @@ def _accept(slot: int, size: int, current: state.SlotPhoto, reading) -> None:
             photo_id=current.id,
             cells=cells,
             board=reading.board,
+            holes=state.read_holes(reading.board),
         ),
     )
     decode_with_the_others(size)
@@ -415,6 +416,9 @@ def decode_with_the_others(size: int) -> None:
         if cells.board == found.board:
             continue
         state.set_board(slot, size, cells.board)
+        # Holes the user already checked stay checked; a hole this decoding made is to check.
+        checked = state.read_holes(found.board) - found.holes
+        found.holes = state.read_holes(cells.board) - checked
         found.board = cells.board
         found.corrected = _cells_of(cells.corrected)
         found.uncertain = _cells_of(cells.uncertain)
@@ -439,6 +443,8 @@ def _show_reading(slot: int, size: int, mode: str) -> None:
         if reading.photo is not None:
             _corner_fallback(slot, size, reading)
         return
+    if reading.straightened is None:
+        return  # cells to check that came with a share link: no photo to show
     for warning in reading.warnings:
         st.warning(escape_markdown(sentence(warning)))
     # Drawn only while open (a tap reruns the page): its pictures would otherwise be encoded by

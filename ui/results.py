@@ -29,15 +29,18 @@ def show_result(
     photos: Sequence[Mapping[str, np.ndarray]],
     key: str,
     to_check: Mapping[str, Collection[tuple[int, int]]] | None = None,
+    holes: Mapping[str, Collection[tuple[int, int]]] | None = None,
 ) -> None:
     """The whole result. ``photos[i]``: straightened photos of game ``i + 1``'s kingdoms, by name
     (a kingdom without one is drawn instead); ``key`` keeps widget keys apart between pages;
-    ``to_check``: by player, the cells of the current game still flagged for a look.
+    ``to_check``: by player, the cells of the current game still flagged for a look; ``holes``:
+    the cells read as holes and not checked yet.
 
-    While a kingdom is missing or a cell is flagged, the result says so first and names no winner.
+    While a kingdom is missing or contradicts itself, or a cell is flagged, the result says so
+    first, with why, and names no winner.
     """
     rounds = result.rounds
-    reason = provisional_reason(result, to_check)
+    reason = provisional_reason(result, to_check, holes)
     if reason is not None:
         st.warning(escape_markdown(say(reason)), icon=":material/pending:")
 

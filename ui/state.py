@@ -24,7 +24,7 @@ import streamlit as st
 
 from games.editing import blank_board
 from games.model import Game, GameSetup
-from scoring import Board
+from scoring import Board, Terrain
 
 if TYPE_CHECKING:  # the reader's own type, without importing vision on the first page
     from vision.cells import CellReadings
@@ -71,16 +71,26 @@ class PhotoReading:
     # can be decoded together; not kept in the draft (a reload decodes no more).
     cells: CellReadings | None = None
     board: Board | None = None  # the board as read (and decoded); a different one was edited
+    # Cells the reader read as holes that the user has not checked yet: a hole costs Harmony
+    # (and a tile read as a hole changes the regions), so each is framed and keeps the result
+    # provisional until the user paints or confirms it, as a flagged cell does.
+    holes: set[tuple[int, int]] = field(default_factory=set)
 
     @property
     def to_check(self) -> set[tuple[int, int]]:
         """Cells to look at: those the reader was unsure of or that its decoding changed."""
         return self.uncertain | self.corrected
 
+    @property
+    def framed(self) -> set[tuple[int, int]]:
+        """Every cell the editor frames for a look: the flagged ones and the holes read."""
+        return self.to_check | self.holes
+
     def checked(self, cells) -> None:
         """The user fixed or confirmed these cells: they are no longer flagged."""
         self.uncertain.difference_update(cells)
         self.corrected.difference_update(cells)
+        self.holes.difference_update(cells)
 
 
 def _key(what: str, slot: int, size: int) -> str:
@@ -166,6 +176,21 @@ def to_check(setup: GameSetup) -> dict[str, set[tuple[int, int]]]:
         if found is not None and found.to_check:
             flagged[name] = set(found.to_check)
     return flagged
+
+
+def holes_to_check(setup: GameSetup) -> dict[str, set[tuple[int, int]]]:
+    """Player name → the cells of their current kingdom read as holes and not checked yet."""
+    found_holes = {}
+    for slot, name in enumerate(setup.players):
+        found = reading(slot, setup.size)
+        if found is not None and found.holes:
+            found_holes[name] = set(found.holes)
+    return found_holes
+
+
+def read_holes(board: Board) -> set[tuple[int, int]]:
+    """The cells of a board read from a photo that hold no tile (nor the castle)."""
+    return {(r, c) for r, c, cell in board.iter_cells() if cell.terrain is Terrain.EMPTY}
 
 
 def reading(slot: int, size: int) -> PhotoReading | None:

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from games.share import encode_game
 from tests.app.conftest import APP
 from tests.app.kingdom_choice import show_kingdom, text_box
-from tests.app_boards import BOARD_51, SAMPLES, WHEAT_22, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16, MINES_7, SAMPLES
 from ui.text import escape_markdown
 
 
@@ -42,20 +42,20 @@ def test_hand_entry_by_text_scores_the_kingdom(app):
     app.text_input(key="setup_name_0").input("Anna").run()
     enter(app, 0, BOARD_51)
     assert metric_values(app)["Anna's total"] == "51"
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     assert any("Anna wins this game" in m.value for m in app.markdown)
 
 
 def test_points_by_terrain_are_a_table_of_every_players_regions(app):
     app.text_input(key="setup_name_0").input("Anna").run()
-    enter(app, 0, WHEAT_22)
-    enter(app, 1, WHEAT_24)
+    enter(app, 0, MINES_7)
+    enter(app, 1, FOREST_16)
     tables = [t.value for t in app.table if "Wheat" in t.value.columns]
     assert len(tables) == 1
     rows = tables[0].set_index("Player")
-    # WHEAT_22: 22 wheat cells with one crown, and two forest cells with one crown.
-    assert rows.loc["Anna", "Wheat"] == 22 and rows.loc["Anna", "Forest"] == 2
-    assert rows.loc["Player 2", "Wheat"] == 24 and rows.loc["Player 2", "Forest"] == 0
+    # MINES_7: 7 points of wheat, 1 of forest; FOREST_16: 2 of wheat, 16 of forest.
+    assert rows.loc["Anna", "Wheat"] == 7 and rows.loc["Anna", "Forest"] == 1
+    assert rows.loc["Player 2", "Wheat"] == 2 and rows.loc["Player 2", "Forest"] == 16
     assert list(rows.columns) == ["Wheat", "Forest", "Lake", "Grassland", "Swamp", "Mine"]
 
 
@@ -77,18 +77,18 @@ def test_setup_errors_are_messages(app):
 def test_a_tie_on_totals_is_settled_by_the_largest_region_in_a_sentence(app):
     app.text_input(key="setup_name_0").input("Anna").run()
     app.text_input(key="setup_name_1").input("Ben").run()
-    enter(app, 0, WHEAT_22)
-    enter(app, 1, WHEAT_24)
+    enter(app, 0, MINES_7)
+    enter(app, 1, FOREST_16)
     totals = metric_values(app)
     assert totals["Anna's total"] == totals["Ben's total"] == "39"
     sentences = " ".join(infos(app))
-    assert "Ben" in sentences and "24" in sentences and "22" in sentences
+    assert "Ben" in sentences and "16" in sentences and "7" in sentences
     assert any("Ben wins this game" in m.value for m in app.markdown)
 
 
 def test_an_unbroken_tie_is_a_shared_place(app):
-    enter(app, 0, WHEAT_24)
-    enter(app, 1, WHEAT_24)
+    enter(app, 0, FOREST_16)
+    enter(app, 1, FOREST_16)
     assert any("share first place" in m.value for m in app.markdown)
     assert infos(app)  # the sentence saying why the place is shared
 
@@ -96,7 +96,7 @@ def test_an_unbroken_tie_is_a_shared_place(app):
 def test_dynasty_standings_after_each_game_and_the_winner_after_the_third(app):
     app.toggle(key="setup_dynasty").set_value(True).run()
     for game, (first, second) in enumerate(
-        [(BOARD_51, WHEAT_24), (WHEAT_24, BOARD_51), (BOARD_51, WHEAT_24)], start=1
+        [(BOARD_51, FOREST_16), (FOREST_16, BOARD_51), (BOARD_51, FOREST_16)], start=1
     ):
         assert any(f"game {game} of 3" in s.value for s in app.subheader)
         enter(app, 0, first)
@@ -126,7 +126,7 @@ def test_entries_survive_a_visit_to_the_history_page(app):
 def test_saved_game_is_listed_opened_and_deleted(app):
     app.text_input(key="setup_name_0").input("Anna").run()
     enter(app, 0, BOARD_51)
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     app.button(key="save_game").click().run()
     assert any("Saved" in s.value for s in app.success)
 
@@ -169,9 +169,9 @@ def test_a_shared_game_says_which_rules_it_was_played_by(app):
 
 
 def test_tile_set_warnings_are_one_line_with_the_details_folded_away(app):
-    # Both kingdoms all wheat: more wheat halves than the real 48 dominoes have.
-    enter(app, 0, WHEAT_24)
-    enter(app, 1, WHEAT_24)
+    # Both kingdoms FOREST_16: together more forest halves than the real 48 dominoes have.
+    enter(app, 0, FOREST_16)
+    enter(app, 1, FOREST_16)
     (folded,) = [e for e in app.expander if "tile-set warning" in e.label]
     assert folded.label.split()[0].isdigit()
     assert folded.label.startswith(f"{len(folded.warning)} tile-set warning")
@@ -253,11 +253,11 @@ def test_a_photo_stays_named_when_its_tab_is_opened_again(app):
 
 
 def test_a_photo_replacing_a_board_can_be_undone(app):
-    enter(app, 0, WHEAT_24)
+    enter(app, 0, FOREST_16)
     app.button(key="try_sample_0").click().run()
     assert metric_values(app)["Player 1's total"] == "51"
     app.button(key="undo_0").click().run()
-    assert text_box(app, 0).value == WHEAT_24
+    assert text_box(app, 0).value == FOREST_16
     assert metric_values(app)["Player 1's total"] == "39"
 
 
@@ -290,7 +290,7 @@ def test_a_saved_game_keeps_its_photos_for_the_history(app, tmp_path):
     from games.history import GameHistory
 
     app.button(key="try_sample_0").click().run()
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     app.button(key="save_game").click().run()
     history = GameHistory(tmp_path / "games.db")
     (saved,) = history.list()
@@ -305,7 +305,7 @@ def test_a_saved_game_keeps_its_photos_for_the_history(app, tmp_path):
 
 def test_the_sample_button_reads_again_after_a_correction(app):
     app.button(key="try_sample_0").click().run()
-    enter(app, 0, WHEAT_24)
+    enter(app, 0, FOREST_16)
     app.button(key="try_sample_0").click().run()
     assert metric_values(app)["Player 1's total"] == "51"
 

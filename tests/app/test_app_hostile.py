@@ -14,7 +14,7 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from tests.app.kingdom_choice import text_box
-from tests.app_boards import BOARD_51, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16
 from ui.text import escape_markdown
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,7 +66,7 @@ def test_names_that_are_markdown_show_literally_everywhere(tmp_path, monkeypatch
     at = _app(tmp_path, monkeypatch)
     _name_players(at, IMAGE_NAME, LINK_NAME)
     _enter(at, 0, BOARD_51)
-    _enter(at, 1, WHEAT_24)
+    _enter(at, 1, FOREST_16)
     texts = _rendered_texts(at._tree)
     # The names are on the page, escaped: no image and no link can come out of them.
     assert not [t for t in texts if "](" in t], "an unescaped Markdown link or image"
@@ -143,7 +143,7 @@ def test_the_app_config_hides_error_details_from_users():
 def _finished_game(at: AppTest) -> None:
     _name_players(at, "Anna", "Ben")
     _enter(at, 0, BOARD_51)
-    _enter(at, 1, WHEAT_24)
+    _enter(at, 1, FOREST_16)
 
 
 def test_a_history_path_that_is_a_folder_is_a_sentence_and_scoring_goes_on(tmp_path, monkeypatch):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import APP
-from tests.app_boards import BOARD_51, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16
 
 
 def _apply(at: AppTest, slot: int, text: str) -> None:
@@ -84,7 +84,7 @@ def test_the_replaced_kingdom_is_told_and_can_be_put_back(app):
     phone.button(key="seat_0").click().run()
     _apply(app, 0, BOARD_51)
     phone.run()
-    _apply(phone, 0, WHEAT_24)
+    _apply(phone, 0, FOREST_16)
 
     app.run()
     assert _totals(app)["Anna"] == "39"  # the last change wins
@@ -95,13 +95,13 @@ def test_the_replaced_kingdom_is_told_and_can_be_put_back(app):
     phone.run()  # now the phone is told in turn, its own version kept
     assert _totals(phone)["Anna"] == "51"
     kept = phone.session_state["draft_conflicts"]["kingdom_0"]
-    assert kept.part["boards"]["5_0"] == WHEAT_24
+    assert kept.part["boards"]["5_0"] == FOREST_16
 
 
 def test_text_with_a_mistake_stays_when_another_phone_enters_that_kingdom(app):
     phone = _phone(_host(app))
     phone.button(key="seat_0").click().run()
-    typo = WHEAT_24.replace("W0", "Q0", 1)
+    typo = FOREST_16.replace("F0", "Q0", 1)
     app.text_area(key="text_5_0").set_value(typo).run()  # not a board: it stays in the box
     assert app.error
     _apply(phone, 0, BOARD_51)

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.kingdom_choice import show_kingdom, text_box
 from tests.app.test_app import APP, enter, metric_values
-from tests.app_boards import BOARD_51, SAMPLES, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16, SAMPLES
 
 DUEL = "7×7 Mighty Duel (2 players)"
 CLASSIC = "5×5 classic"
@@ -71,7 +71,7 @@ def test_flagged_cells_make_the_result_provisional_until_confirmed(app):
     app.text_input(key="setup_name_0").input("Anna").run()
     app.text_input(key="setup_name_1").input("Ben").run()
     app.file_uploader(key="upload_0").upload("blurred.png", blurred_sample(), "image/png").run()
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     reason = provisional(app)
     assert reason is not None and "of Anna's kingdom to check" in reason and "(row " in reason
     assert not winner_lines(app)
@@ -82,6 +82,51 @@ def test_flagged_cells_make_the_result_provisional_until_confirmed(app):
     assert provisional(app) is None
     assert winner_lines(app)
     assert list(app.table[0].value["Place"]) == ["1st", "2nd"]
+
+
+def test_a_kingdom_that_contradicts_itself_names_no_winner_and_says_why_by_the_result(app):
+    """Issue 55, 1: an odd number of tiles (here typed by hand) is no kingdom to name a winner
+    on, checked cells or not; the sentence saying why stands with the result."""
+    app.text_input(key="setup_name_0").input("Anna").run()
+    enter(app, 0, BOARD_51.replace("W0", "."))  # 23 tiles
+    enter(app, 1, FOREST_16)
+    reason = provisional(app)
+    assert reason is not None and "Anna's kingdom impossible with the real dominoes" in reason
+    assert "Anna's kingdom: The kingdom has 23 tiles besides the castle, an odd number" in reason
+    assert not winner_lines(app)
+    assert "Place" not in app.table[0].value.columns
+    assert "save_game" not in [b.key for b in app.button]
+
+    enter(app, 0, BOARD_51)  # fixed: a kingdom the real dominoes make
+    assert provisional(app) is None
+    assert winner_lines(app) == ["### :material/emoji_events: Anna wins this game"]
+
+
+def test_holes_read_from_a_photo_are_checked_like_flagged_cells(app):
+    """Issue 55, 1: cells the reader read as holes cost Harmony; each is framed and keeps the
+    result provisional until checked. This scene also has 19 tiles, an odd number: confirming
+    the holes leaves that contradiction standing, and still no winner."""
+    app.text_input(key="setup_name_0").input("Anna").run()
+    scene = (SAMPLES / "synthetic-scene-19.jpg").read_bytes()
+    app.file_uploader(key="upload_0").upload("scene.jpg", scene, "image/jpeg").run()
+    enter(app, 1, FOREST_16)
+    reason = provisional(app)
+    assert reason is not None
+    # The reader is unsure of row 5 (holes among them); the hole it is sure of is named too.
+    assert "6 cells (row 3, column 3, row 5, column 1, " in reason
+    assert (
+        "1 cell (row 1, column 5) of Anna's kingdom read as a hole, costing Harmony, to check"
+    ) in reason
+    assert "Anna's kingdom impossible with the real dominoes" in reason
+    assert "19 tiles besides the castle" in reason
+    assert not winner_lines(app)
+
+    show_kingdom(app, 0).button(key="accept_0").click().run()  # "these cells are right"
+    reason = provisional(app)
+    assert "read as a hole" not in reason and "19 tiles besides the castle" in reason
+    assert not winner_lines(app)
+    again = reload(app)  # the checked holes stay checked through a reload
+    assert "read as a hole" not in provisional(again)
 
 
 def test_players_not_entered_take_no_place_and_score_nothing(app):
@@ -101,7 +146,7 @@ def test_a_new_dynasty_game_shows_the_standings_so_far_not_a_shared_first_place(
     app.toggle(key="setup_dynasty").set_value(True).run()
     enter(app, 0, BOARD_51)
     assert app.button(key="next_game").disabled  # Player 2's kingdom is still missing
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     app.button(key="next_game").click().run()
     # Only game 1 (over, folded away below) names its winner; game 2 has no kingdom yet.
     assert winner_lines(app) == ["### :material/emoji_events: Player 1 wins this game"]
@@ -158,7 +203,7 @@ def test_a_reload_keeps_names_boards_photo_readings_and_flags(app):
     app.text_input(key="setup_name_0").input("Anna").run()
     app.text_input(key="setup_name_1").input("Ben").run()
     app.file_uploader(key="upload_0").upload("blurred.png", blurred_sample(), "image/png").run()
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     before = provisional(app)
     assert "draft" in app.query_params
 
@@ -167,7 +212,7 @@ def test_a_reload_keeps_names_boards_photo_readings_and_flags(app):
     assert metric_values(again) == metric_values(app)
     assert provisional(again) == before  # the flags came back with the reading
     assert again.session_state["kingdom_shown"] == 1  # Ben's kingdom, open before the reload
-    assert text_box(again, 1).value == WHEAT_24
+    assert text_box(again, 1).value == FOREST_16
     show_kingdom(again, 0)
     assert any("What the app saw in blurred.png" in plain(e.label) for e in again.expander)
 
@@ -175,14 +220,14 @@ def test_a_reload_keeps_names_boards_photo_readings_and_flags(app):
 def test_a_reload_keeps_the_dynasty_games_already_over(app):
     app.toggle(key="setup_dynasty").set_value(True).run()
     enter(app, 0, BOARD_51)
-    enter(app, 1, WHEAT_24)
+    enter(app, 1, FOREST_16)
     app.button(key="next_game").click().run()
-    enter(app, 0, WHEAT_24)
+    enter(app, 0, FOREST_16)
 
     again = reload(app)
     assert any("game 2 of 3" in s.value for s in again.subheader)
     assert list(again.table[0].value["Total of the games"]) == [51, 39]
-    assert text_box(again, 0).value == WHEAT_24
+    assert text_box(again, 0).value == FOREST_16
 
 
 def test_an_unknown_draft_in_the_url_starts_a_fresh_game(tmp_path, monkeypatch):
@@ -268,13 +313,13 @@ def test_the_no_kingdom_message_gives_one_piece_of_advice(app):
 def test_a_player_removed_and_added_back_keeps_their_name_and_kingdom(app):
     app.button_group(key="setup_count").set_value(3).run()
     app.text_input(key="setup_name_2").input("Cleo").run()
-    enter(app, 2, WHEAT_24)
+    enter(app, 2, FOREST_16)
     app.button_group(key="setup_count").set_value(2).run()
     app.switch_page("ui/history_page.py").run()
     app.switch_page("ui/score_page.py").run()
     app.button_group(key="setup_count").set_value(3).run()
     assert app.text_input(key="setup_name_2").value == "Cleo"
-    assert text_box(app, 2).value == WHEAT_24
+    assert text_box(app, 2).value == FOREST_16
 
 
 def test_text_with_a_mistake_survives_a_visit_to_the_history_page(app):
@@ -299,3 +344,55 @@ def test_a_reload_on_the_history_page_keeps_the_game_for_the_score_page(app):
     other.switch_page("ui/score_page.py").run()
     assert other.text_input(key="setup_name_0").value == "Anna"
     assert metric_values(other)["Anna's total"] == "51"
+
+
+# Issue 55: share links keep the provisional state, and are capped ------------------------------
+
+
+def _open_link(at: AppTest, code: str) -> AppTest:
+    other = AppTest.from_file(APP, default_timeout=60)
+    other.query_params["game"] = code
+    other.run()
+    assert not other.exception
+    return other
+
+
+def test_a_link_made_while_cells_are_flagged_opens_provisional_as_the_hosts_page(app):
+    app.text_input(key="setup_name_0").input("Anna").run()
+    app.file_uploader(key="upload_0").upload("blurred.png", blurred_sample(), "image/png").run()
+    enter(app, 1, FOREST_16)
+    hosts = provisional(app)
+    assert hosts is not None and "of Anna's kingdom to check" in hosts
+    assert any("provisional as it is here" in c.value for c in app.caption)
+    code = app.code[0].value.split("?game=", 1)[1]
+
+    shared = _open_link(app, code)
+    assert provisional(shared) == hosts
+    assert not winner_lines(shared)
+    assert "Place" not in shared.table[0].value.columns
+
+    # Copied into the editor, the cells are still framed there: still no winner.
+    shared.button(key="edit_shared").click().run()
+    assert not shared.exception
+    assert provisional(shared) == hosts
+    assert not winner_lines(shared)
+
+
+def test_a_game_too_long_for_a_link_is_not_offered_one_and_says_what_to_do(app, monkeypatch):
+    from games import share
+
+    monkeypatch.setattr(share, "MAX_CODE_LENGTH", 100)
+    enter(app, 0, BOARD_51)
+    assert not app.exception
+    assert not [c for c in app.code if "?game=" in c.value]
+    (said,) = [w for w in warnings(app) if "too big for a share link" in w]
+    assert "a link carries at most 100" in said and "Download the results (JSON)" in said
+
+
+def test_an_over_long_link_opens_a_sentence_not_a_blank_game(app):
+    from games.share import MAX_CODE_LENGTH
+
+    shared = _open_link(app, "A" * (MAX_CODE_LENGTH + 1))
+    (error,) = [plain(e.value) for e in shared.error]
+    assert "longer than any this app makes" in error and "ask for the link again" in error
+    assert not shared.metric

@@ -1,6 +1,6 @@
 """Entering a kingdom by hand in a real browser: typing it (tapping it in: test_editor.py)."""
 
-from tests.app_boards import BOARD_51, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16
 from tests.e2e.conftest import (
     board_cell,
     enter_board_text,
@@ -19,7 +19,7 @@ def test_type_the_board_as_text(page):
     expect(total_of(page, "Anna")).to_contain_text("51")
     expect(page.get_by_text("Player 2's kingdom not entered")).to_be_visible()
     show_kingdom(page, "Player 2")
-    enter_board_text(page, 1, WHEAT_24)
+    enter_board_text(page, 1, FOREST_16)
     expect(page.get_by_text("Anna wins this game")).to_be_visible()
     screenshot(page, "hand-entry", top=page.get_by_role("heading", name="Kingdoms"))
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.app_boards import BOARD_51, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16
 from tests.e2e.conftest import (
     AppServer,
     click_when_idle,
@@ -32,7 +32,7 @@ def test_saved_game_survives_a_server_restart(browser, own_server):
     enter_board_text(page, 0, BOARD_51)
     expect(total_of(page, "Anna")).to_contain_text("51")
     show_kingdom(page, "Player 2")
-    enter_board_text(page, 1, WHEAT_24)
+    enter_board_text(page, 1, FOREST_16)
     click_when_idle(page, page.locator(".st-key-save_game button"))
     expect(page.get_by_text("Saved in the history.")).to_be_visible()
 

@@ -1,7 +1,7 @@
 """Hostile player names in a real browser: shown literally, no request to the URL in a name and no
 link disguised as a name (the audit saw 8 requests from one image name)."""
 
-from tests.app_boards import BOARD_51, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16
 from tests.e2e.conftest import (
     enter_board_text,
     expect,
@@ -36,7 +36,7 @@ def test_names_that_are_markdown_show_literally_and_load_nothing(page):
     expect(total_of(page, SHOWN_IMAGE)).to_contain_text("51", timeout=20_000)
     # A label holding a link could not be selected before the URL was unlinked.
     show_kingdom(page, SHOWN_LINK)
-    enter_board_text(page, 1, WHEAT_24)
+    enter_board_text(page, 1, FOREST_16)
     expect(total_of(page, SHOWN_IMAGE)).to_contain_text("51", timeout=20_000)
     expect(total_of(page, SHOWN_LINK)).to_be_attached()  # in the second (hidden) result tab
     winner = page.get_by_role("heading").filter(has_text="wins this game").first
@@ -60,7 +60,7 @@ def test_icon_and_emoji_shortcodes_in_names_show_as_typed(page):
     enter_board_text(page, 0, BOARD_51)
     expect(total_of(page, SHOWN_ICON)).to_contain_text("51", timeout=20_000)
     show_kingdom(page, SHOWN_EMOJI)
-    enter_board_text(page, 1, WHEAT_24)
+    enter_board_text(page, 1, FOREST_16)
     winner = page.get_by_role("heading").filter(has_text="wins this game").first
     expect(winner).to_contain_text(f"{SHOWN_ICON} wins this game")
     expect(total_of(page, SHOWN_EMOJI)).to_be_attached()

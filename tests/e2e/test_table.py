@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from games.invite import lan_ip
-from tests.app_boards import BOARD_51, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16
 from tests.e2e.conftest import (
     DEVICES,
     AppServer,
@@ -127,7 +127,7 @@ def test_every_phone_adds_its_kingdom_and_every_screen_shows_the_same_ranking(
     # Anna's kingdom by photo (blurred: some cells to check), Ben's by hand.
     upload_photo(anna, 0, blurred_photo)
     expect(_provisional(anna)).to_contain_text("of Anna's kingdom to check", timeout=30_000)
-    enter_board_text(ben, 1, WHEAT_24)
+    enter_board_text(ben, 1, FOREST_16)
     ben_total = total_of(ben, "Ben")
     expect(ben_total).to_contain_text("39")
     for page in (host, anna, ben):
@@ -158,14 +158,14 @@ def test_two_screens_editing_one_kingdom_are_told_and_lose_nothing(table_server,
     # Both have Anna's kingdom open; the host enters it, then the phone enters another.
     enter_board_text(host, 0, BOARD_51)
     expect(total_of(host, "Anna")).to_contain_text("51")
-    enter_board_text(phone, 0, WHEAT_24)
+    enter_board_text(phone, 0, FOREST_16)
     expect(total_of(phone, "Anna")).to_contain_text("39")
 
     # The last change wins on every screen, and the host is told, with its version kept.
     changed = host.locator(".st-key-conflict_kingdom_0")
     expect(total_of(host, "Anna")).to_contain_text("39")
     expect(changed).to_contain_text("Anna's kingdom was changed on another phone")
-    expect(host.locator(".st-key-text_5_0 textarea")).to_have_value(WHEAT_24)
+    expect(host.locator(".st-key-text_5_0 textarea")).to_have_value(FOREST_16)
 
     # The host puts its version back: now the phone is told in turn, and keeps its own.
     click_when_idle(host, changed.get_by_role("button", name="Put back this phone's version"))
@@ -214,7 +214,7 @@ def test_a_polish_table_invites_joins_and_is_told_in_polish(table_server, screen
     # The host enters Celina's kingdom too: the phone is told, in Polish, and keeps its own.
     expect(kingdom_choice(host, "Celina")).to_be_visible(timeout=FOLLOWS_WITHIN_MS)
     show_kingdom(host, "Celina")
-    enter_board_text(host, 2, WHEAT_24)
+    enter_board_text(host, 2, FOREST_16)
     told = phone.locator(".st-key-conflict_kingdom_2")
     expect(told).to_contain_text("Królestwo gracza Celina zostało zmienione na innym telefonie")
     expect(told.get_by_role("button", name="Przywróć wersję z tego telefonu")).to_be_visible()

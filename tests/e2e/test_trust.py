@@ -8,7 +8,7 @@ import re
 import cv2
 import pytest
 
-from tests.app_boards import BOARD_51, WHEAT_24
+from tests.app_boards import BOARD_51, FOREST_16, SAMPLES
 from tests.e2e.conftest import (
     DEVICES,
     AppServer,
@@ -55,7 +55,7 @@ def test_flagged_cells_keep_the_result_provisional_until_confirmed(device_page, 
     expect(provisional).to_contain_text("of Anna's kingdom to check", timeout=30_000)
     expect(provisional).to_contain_text("Player 2's kingdom not entered")
     show_kingdom(page, "Player 2")
-    enter_board_text(page, 1, WHEAT_24)
+    enter_board_text(page, 1, FOREST_16)
     expect(provisional).not_to_contain_text("not entered")
     expect(page.get_by_text("wins this game")).to_have_count(0)
 
@@ -65,6 +65,38 @@ def test_flagged_cells_keep_the_result_provisional_until_confirmed(device_page, 
     click_when_idle(page, page.locator(".st-key-accept_0").get_by_role("button"))  # "cells right"
     expect(page.get_by_text(re.compile("wins this game|share first place"))).to_be_visible()
     expect(alert(page, "Warning", "Provisional:")).to_have_count(0)
+
+
+def test_a_kingdom_that_contradicts_itself_names_no_winner_and_says_why_by_the_result(
+    device_page,
+):
+    """Issue 55, 1: this scene's kingdom has 19 tiles (odd) and a hole the reader is sure of.
+    Once its cells are checked there is still no winner, and the sentence saying why stands
+    between the Result heading and the standings, not only in Anna's tab."""
+    page = device_page
+    set_name(page, 0, "Anna")
+    upload_photo(page, 0, SAMPLES / "synthetic-scene-19.jpg")
+    provisional = alert(page, "Warning", "Provisional:")
+    expect(provisional).to_contain_text(
+        "Anna's kingdom impossible with the real dominoes", timeout=30_000
+    )
+    expect(provisional).to_contain_text("read as a hole, costing Harmony, to check")
+    show_kingdom(page, "Player 2")
+    enter_board_text(page, 1, FOREST_16)
+    expect(provisional).not_to_contain_text("not entered")
+
+    show_kingdom(page, "Anna")
+    click_when_idle(page, page.locator(".st-key-accept_0").get_by_role("button"))  # all right
+    expect(provisional).not_to_contain_text("read as a hole")
+    expect(provisional).to_contain_text(
+        "Anna's kingdom: The kingdom has 19 tiles besides the castle, an odd number"
+    )
+    expect(page.get_by_text(re.compile("wins this game|share first place"))).to_have_count(0)
+    standing = page.get_by_role("heading", name="Standing so far")
+    expect(standing).to_be_visible()
+    result = page.get_by_role("heading", name="Result", exact=True)
+    top, bottom = result.bounding_box()["y"], standing.bounding_box()["y"]
+    assert top < provisional.bounding_box()["y"] < bottom
 
 
 def test_a_player_not_entered_scores_nothing(device_page):
@@ -145,7 +177,7 @@ def test_the_game_survives_the_server_losing_the_session(browser, own_server, de
         # two was seen undone on CI).
         expect(total_of(page, "Anna")).to_contain_text("51")
         show_kingdom(page, "Player 2")
-        enter_board_text(page, 1, WHEAT_24)
+        enter_board_text(page, 1, FOREST_16)
         next_game = page.locator(".st-key-next_game").get_by_role("button")
         click_when_idle(page, next_game)  # game 1 is over
         expect(page.get_by_text("Kingdoms of game 2 of 3")).to_be_visible()

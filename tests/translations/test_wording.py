@@ -188,3 +188,36 @@ def test_the_browser_language_is_matched(tags, expected):
 )
 def test_the_cli_language_follows_the_environment(environ, expected):
     assert language_from_environment(environ) == expected
+
+
+def test_a_provisional_result_with_a_contradiction_and_holes_in_each_language():
+    """Issue 55: the sentence beside the result says the holes and the kingdom that cannot be
+    in the page's language, plural forms and the proving sentence included."""
+    from games.model import Game, GameSetup
+    from games.results import provisional_reason, score_game
+
+    full = parse_board(
+        "G0 L0 F0 F0 F0\nG0 F0 F0 F1 G0\nG0 S1 C F0 G0\nG0 S2 L0 G2 G1\nF0 L1 L0 G1 W0"
+    )
+    odd = parse_board(". . . . .\n. . . . .\n. W1 C . .\n. . . . .\n. . . . .")
+    result = score_game(Game(GameSetup(("Anna", "Ben")), ((full, odd),)))
+    reason = provisional_reason(result, holes={"Ben": {(0, 0), (0, 1)}})
+    assert translator("pl").say(reason) == (
+        "Wynik tymczasowy: 2 kwadraty (wiersz 1, kolumna 1 i wiersz 1, kolumna 2) w królestwie "
+        "gracza Ben odczytane jako dziury, co odbiera Harmonię, do sprawdzenia; królestwo gracza "
+        "Ben niemożliwe do ułożenia z prawdziwych kafelków domino. Popraw je powyżej: zwycięzca "
+        "pojawi się, gdy wszystkie królestwa będą wprowadzone, sprawdzone i możliwe do ułożenia "
+        "z prawdziwych kafelków domino. Królestwo gracza Ben: Królestwo ma poza zamkiem "
+        "nieparzystą liczbę terenów (1), a każdy kafelek domino zajmuje dwa kwadraty: szukaj "
+        "brakującego lub nadmiarowego terenu albo dziury oznaczonej jako teren."
+    )
+    one = provisional_reason(result, holes={"Ben": {(0, 0)}})
+    assert "1 casella (riga 1, colonna 1) del regno di Ben letta come buco" in (
+        translator("it").say(one)
+    )
+    vietnamese = translator("vi").say(one)
+    assert vietnamese.startswith(
+        "Kết quả tạm thời: 1 ô (hàng 1, cột 1) trong vương quốc của Ben được đọc là ô trống, "
+        "làm mất Hài hòa, cần kiểm tra; vương quốc của Ben không thể xếp được bằng các quân "
+        "domino thật."
+    )
