@@ -12,6 +12,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from games.editing import blank_board
 from games.history import GameHistory, HistoryError
 from games.model import Game, GameSetup
+from games.removals import REMOVED
 from games.results import GameResult, provisional_reason, result_to_dict, score_game, summary
 from games.share import ShareError, decode_game, encode_game
 from ui import draft, live, state
@@ -49,10 +50,9 @@ def score_page() -> None:
     if SHARE_PARAM in st.query_params:
         _shared_game(st.query_params[SHARE_PARAM])
         return
-    joined = live.joining()
-    draft.restore(joining=joined)
+    draft.restore()  # the host's page, or a phone that joined (games.seats)
     draft.pull()  # what other phones at the table entered since this page's last run
-    if joined:
+    if live.joining():
         _joined_game()
     else:
         _game_in_progress()
@@ -69,9 +69,11 @@ def _game_in_progress() -> None:
     with st.expander(_("Game setup"), expanded=not state.finished_rounds()):
         setup = setup_form()
     live.conflict_notices(setup)
+    live.removal_notice()
     invite_the_table(st.session_state.get("draft_id"))
     if setup is None:
         return
+    live.seats_taken(setup)
     size_notice()
 
     finished = state.finished_rounds()
@@ -93,6 +95,7 @@ def _joined_game() -> None:
     apply_size_switch()  # the setup widgets are the host's: a switch asked for is made here
     setup = current_setup()
     live.conflict_notices(setup)
+    live.removal_notice()
     if setup is None:
         st.info(_("The host is still setting up the game; this page follows it."))
         return
@@ -270,7 +273,7 @@ def _new_game() -> None:
     for size in (5, 7):
         for slot in range(4):
             state.clear_kingdom(slot, size)
-    for key in ("saved_code", "size_by_hand", "size_notice"):
+    for key in ("saved_code", "size_by_hand", "size_notice", REMOVED):
         st.session_state.pop(key, None)
 
 

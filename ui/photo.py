@@ -342,6 +342,7 @@ def size_can_follow(setup: GameSetup) -> bool:
         and len(setup.players) == 2
         and not st.session_state.get("size_by_hand")
         and not state.finished_rounds()
+        and not st.session_state.get("draft_joined")  # the size is the host's (games.seats)
     )
 
 

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import secrets
+
 import streamlit as st
 
 from games.model import MAX_PLAYERS, MIN_PLAYERS, GameError, GameSetup
+from games.removals import REMOVED, Removal, after_count_change
 from scoring.score import Rules
 from ui import state
 from ui.language import CHOSEN, _, sentence
 from ui.text import escape_markdown
 
 # Stored values (in the session and the draft): the same in every language; shown translated.
+PLAYERS_BEFORE = "players_shown"  # the number of players the setup last showed
 CLASSIC, DUEL = "5×5 classic", "7×7 Mighty Duel (2 players)"
 DEFAULTS = {
     CHOSEN: "",  # the page's language: "" follows the browser (ui.language)
@@ -42,6 +46,30 @@ def load_setup(setup: GameSetup) -> None:
     st.session_state["setup_dynasty"] = setup.dynasty
     for slot, name in enumerate(setup.players):
         st.session_state[f"setup_name_{slot}"] = name
+
+
+def _players_changed() -> None:
+    """A callback: players taken out of the game with their kingdoms entered are told on every
+    screen, with "Put back" (``games.removals``; the kingdoms stay in the draft)."""
+    session = st.session_state
+    before = session.get(PLAYERS_BEFORE) or MIN_PLAYERS
+    after = session.get("setup_count") or MIN_PLAYERS
+    names = [str(session.get(f"setup_name_{slot}", "")) for slot in range(MAX_PLAYERS)]
+    entered = {slot for slot in range(MAX_PLAYERS) if state.has_entry(slot)}
+    pending = Removal.from_data(session.get(REMOVED))
+    found = after_count_change(before, after, names, entered, pending, secrets.token_urlsafe(6))
+    if found is None:
+        session.pop(REMOVED, None)
+    else:
+        session[REMOVED] = found.to_data()
+
+
+def put_back_players() -> None:
+    """A callback: the players taken out come back with their kingdoms (names and boards are
+    still kept by slot)."""
+    removal = Removal.from_data(st.session_state.pop(REMOVED, None))
+    if removal is not None:
+        st.session_state["setup_count"] = removal.count
 
 
 def apply_size_switch() -> None:
@@ -116,8 +144,10 @@ def setup_form() -> GameSetup | None:
         key="setup_count",
         disabled=locked,
         required=True,
+        on_change=_players_changed,
     )
     count = count or MIN_PLAYERS
+    st.session_state[PLAYERS_BEFORE] = count
     columns = st.columns(MAX_PLAYERS)
     for slot in range(count):
         columns[slot].text_input(
