@@ -49,7 +49,7 @@ HOST_PARAM = "host"  # the host's key (games.drafts.DraftStore.host_key), in the
 # and the brush each player last painted with.
 _WIDGET_PREFIXES = ("setup_", "source_", "text_", "brush_crowns_", "kingdom_shown")
 # The game's flags (in its part of the draft): REMOVED tells every screen of players taken out.
-_FLAGS = ("size_by_hand", "size_notice", "saved_code", REMOVED)
+_FLAGS = ("size_by_hand", "size_notice", "size_question", "saved_code", REMOVED)
 _SIZES = (5, 7)
 _SLOTS = range(4)
 

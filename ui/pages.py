@@ -28,6 +28,7 @@ from ui.setup import (
     load_setup,
     setup_form,
     size_notice,
+    size_question,
 )
 from ui.table import table_photo
 from ui.text import escape_markdown
@@ -75,6 +76,7 @@ def _game_in_progress() -> None:
         return
     live.seats_taken(setup)
     size_notice()
+    size_question()
 
     finished = state.finished_rounds()
     if setup.dynasty:
@@ -273,7 +275,7 @@ def _new_game() -> None:
     for size in (5, 7):
         for slot in range(4):
             state.clear_kingdom(slot, size)
-    for key in ("saved_code", "size_by_hand", "size_notice", REMOVED):
+    for key in ("saved_code", "size_by_hand", "size_notice", "size_question", REMOVED):
         st.session_state.pop(key, None)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from games.editing import blank_board
+from games.editing import blank_board, photo_size_choice
 from games.model import GameSetup
 from scoring.words import msg
 from ui import state
@@ -296,12 +296,32 @@ def place_reading(
     is explained, and the corners can be tapped instead.
     """
     size = setup.size
-    if reading.size == size:
+    others = any(
+        st.session_state.get(f"board_{size}_{other}", blank_board(size)) != blank_board(size)
+        for other in range(len(setup.players))
+        if other != slot
+    )
+    choice = photo_size_choice(
+        size, reading.size, len(setup.players), size_can_follow(setup), others
+    )
+    if choice == "same":
         _accept(slot, size, current, reading)
-    elif reading.size == 7 and size_can_follow(setup):
+    elif choice == "switch":
         _accept(slot, 7, current, reading)
         request_size_switch(7, {"player": player})
         return True
+    elif choice == "ask":  # another kingdom is in at 5×5: a switch would leave it out
+        _accept(slot, 7, current, reading)  # kept at 7×7 for the switch, if chosen
+        st.session_state["size_question"] = {"player": player}
+        _failed(
+            slot,
+            size,
+            current,
+            msg(
+                "it shows a 7×7 kingdom, but this game is played 5×5; choose 7×7 above, or if "
+                "the kingdom is 5×5, tap its four corners below"
+            ),
+        )
     elif reading.size == 7:
         if len(setup.players) != 2:
             why = msg(

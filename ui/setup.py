@@ -84,6 +84,7 @@ def _size_chosen_by_hand() -> None:
     """From now on the size is the user's: photos no longer switch it."""
     st.session_state["size_by_hand"] = True
     st.session_state.pop("size_notice", None)
+    st.session_state.pop("size_question", None)
 
 
 def undo_size_switch() -> None:
@@ -106,6 +107,37 @@ def size_notice() -> None:
             icon=":material/aspect_ratio:",
         )
         st.button(_("Undo: back to 5×5"), key="undo_size", on_click=undo_size_switch)
+
+
+def size_question() -> None:
+    """A 7×7 photo came while another kingdom is in at 5×5: switch the game only if asked to."""
+    question = st.session_state.get("size_question")
+    if not isinstance(question, dict) or st.session_state.get("setup_size") != CLASSIC:
+        return
+    with st.container(border=True, key="size_question"):
+        st.info(
+            _(
+                "{player}'s photo shows a 7×7 kingdom, but another kingdom is entered at 5×5. "
+                "Switch this game to 7×7 Mighty Duel? The 5×5 kingdoms are kept for a switch "
+                "back, but every kingdom must then be entered at 7×7.",
+                player=escape_markdown(str(question.get("player", ""))),
+            ),
+            icon=":material/aspect_ratio:",
+        )
+        left, right = st.columns(2)
+        left.button(_("Switch to 7×7"), key="size_switch_yes", on_click=_switch_asked)
+        right.button(_("Keep 5×5"), key="size_switch_no", on_click=_keep_asked)
+
+
+def _switch_asked() -> None:
+    question = st.session_state.pop("size_question", None) or {}
+    st.session_state["setup_size"] = DUEL
+    st.session_state["size_notice"] = {"player": question.get("player", "")}
+
+
+def _keep_asked() -> None:
+    st.session_state.pop("size_question", None)
+    _size_chosen_by_hand()
 
 
 def _size_notice_text(notice: object) -> str:

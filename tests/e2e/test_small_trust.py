@@ -1,0 +1,58 @@
+"""Trust at the table, round three: the smaller points (issue 55, item 10), in a real browser on
+a desktop and a 390×844 phone (``device_page``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.app_boards import BOARD_51
+from tests.e2e.conftest import (
+    click_when_idle,
+    enter_board_text,
+    expect,
+    show_kingdom,
+    total_of,
+    upload_photo,
+    wait_for_app_run,
+)
+
+DUEL = "7×7 Mighty Duel (2 players)"
+CLASSIC = "5×5 classic"
+
+
+def _alert(page, kind: str, text: str):
+    return page.get_by_test_id(f"stAlertContent{kind}").filter(has_text=text).first
+
+
+@pytest.fixture
+def game1(shared_dir):
+    return shared_dir / "datasets/photos/game1.jpg"
+
+
+def test_a_second_players_7x7_photo_after_a_5x5_kingdom_asks_before_switching(device_page, game1):
+    page = device_page
+    enter_board_text(page, 0, BOARD_51)
+    expect(total_of(page, "Player 1")).to_contain_text("51")
+    show_kingdom(page, "Player 2")
+    upload_photo(page, 1, game1)
+    question = page.locator(".st-key-size_question")
+    expect(question).to_contain_text("Player 2's photo shows a 7×7 kingdom", timeout=30_000)
+    # Nothing switched yet: Player 1's 5×5 kingdom is still ranked, not reported missing.
+    expect(page.get_by_role("radio", name=CLASSIC, checked=True).first).to_be_visible()
+    expect(total_of(page, "Player 1")).to_contain_text("51")
+    expect(_alert(page, "Warning", "Player 1's kingdom not entered")).to_have_count(0)
+
+    click_when_idle(page, question.get_by_role("button", name="Switch to 7×7"))
+    expect(page.get_by_role("radio", name=DUEL, checked=True).first).to_be_visible()
+    expect(total_of(page, "Player 2")).to_contain_text("136", timeout=30_000)
+    expect(question).to_have_count(0)
+
+
+def test_board_text_with_commas_or_no_spaces_gets_a_hint_about_separators(device_page):
+    page = device_page
+    enter_board_text(page, 0, BOARD_51.replace(" ", ","))
+    expect(_alert(page, "Error", "Separate the cells with spaces, not commas")).to_be_visible()
+    enter_board_text(page, 0, BOARD_51.replace(" ", ""))
+    expect(_alert(page, "Error", "Put a space between the cells")).to_be_visible()
+    wait_for_app_run(page)
+    expect(total_of(page, "Player 1")).to_have_count(0)  # the kingdom stays as it was
