@@ -7,6 +7,8 @@ import pytest
 
 from tests.app_boards import BOARD_51
 from tests.e2e.conftest import (
+    board_cell,
+    cell_named,
     click_when_idle,
     enter_board_text,
     expect,
@@ -56,3 +58,21 @@ def test_board_text_with_commas_or_no_spaces_gets_a_hint_about_separators(device
     expect(_alert(page, "Error", "Put a space between the cells")).to_be_visible()
     wait_for_app_run(page)
     expect(total_of(page, "Player 1")).to_have_count(0)  # the kingdom stays as it was
+
+
+def test_a_refused_key_is_said_at_that_key_not_the_next(device_page):
+    page = device_page
+    cell = board_cell(page, 2, 2)
+    cell.focus()
+    cell.press("G")
+    expect(cell_named(page, "row 2, column 2: grassland")).to_be_visible()
+    expect(total_of(page, "Player 1")).to_be_visible()  # the edit was sent and the page drawn
+    wait_for_app_run(page)
+    status = page.get_by_role("status").filter(has_text="carries at most")
+    board_cell(page, 2, 2).press("3")  # no grassland half carries three crowns
+    expect(status).to_contain_text("Grassland carries at most 2 crowns", timeout=2000)
+    expect(cell_named(page, "row 2, column 2: grassland")).to_be_visible()  # unchanged
+    board_cell(page, 3, 3).press("w")  # a letter on the castle: refused, said at once
+    expect(page.get_by_role("status").filter(has_text="That is the castle")).to_be_visible(
+        timeout=2000
+    )
