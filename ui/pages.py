@@ -344,13 +344,16 @@ def history_page() -> None:
         return
     for entry in saved:
         with st.container(border=True, key=f"saved_game_{entry.id}"):
-            text, open_col, delete_col = st.columns([6, 1, 1], vertical_alignment="center")
+            text, actions = st.columns([3, 2], vertical_alignment="center")
             when = format_datetime(entry.saved_at.astimezone(), "dd MMM y, HH:mm", locale=current())
             text.markdown(f"**{when}** · {escape_markdown(_summary(history, entry))}")
-            open_col.button(
+            # The buttons side by side at their own width: in narrow columns of their own, a
+            # phone held sideways cut "Delete" (and longer words in other languages).
+            buttons = actions.container(horizontal=True, horizontal_alignment="right")
+            buttons.button(
                 _("Open"), key=f"open_{entry.id}", on_click=_open_saved, args=(entry.id,)
             )
-            with delete_col.popover(_("Delete")):  # a delete asks first
+            with buttons.popover(_("Delete")):  # a delete asks first
                 st.write(_("Delete this game from the history for good?"))
                 st.button(
                     _("Yes, delete it"),

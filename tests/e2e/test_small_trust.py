@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app_boards import BOARD_51
+from games.history import GameHistory
+from games.model import Game, GameSetup
+from scoring import parse_board
+from scoring.score import Rules
+from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
     board_cell,
     cell_named,
     click_when_idle,
     enter_board_text,
     expect,
+    open_app,
     show_kingdom,
     total_of,
     upload_photo,
@@ -76,3 +81,68 @@ def test_a_refused_key_is_said_at_that_key_not_the_next(device_page):
     expect(page.get_by_role("status").filter(has_text="That is the castle")).to_be_visible(
         timeout=2000
     )
+
+
+# Nothing cut at a phone's width, held upright or sideways ---------------------------------------
+
+PHONES = {"upright": (390, 844), "sideways": (844, 390)}
+# The right edge of an element and of everything in it, and how far its content scrolls.
+EDGES = """element => {
+  let right = 0;
+  for (const child of element.querySelectorAll("*")) {
+    right = Math.max(right, child.getBoundingClientRect().right);
+  }
+  return {box: element.getBoundingClientRect().right, content: right,
+          scrolls: element.scrollWidth - element.clientWidth};
+}"""
+
+
+@pytest.fixture(params=list(PHONES))
+def phone(request, browser, app_server):
+    width, height = PHONES[request.param]
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+        locale="en-US",
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    open_app(page, app_server.url)
+    yield page
+    context.close()
+
+
+def _not_cut(element) -> None:
+    expect(element).to_be_visible()
+    edges = element.evaluate(EDGES)
+    assert edges["content"] <= edges["box"] + 0.5 and edges["scrolls"] <= 0, edges
+
+
+def test_on_a_phone_the_points_by_terrain_table_shows_every_terrain(phone):
+    enter_board_text(phone, 0, WHEAT_24)
+    expect(total_of(phone, "Player 1")).to_contain_text("39")
+    wait_for_app_run(phone)
+    table = phone.get_by_test_id("stTable").filter(has_text="Grassland")
+    expect(table).to_contain_text("Mine")
+    _not_cut(table)
+
+
+def test_on_a_phone_the_invites_command_is_not_cut(phone):
+    click_when_idle(phone, phone.get_by_text("Invite the table"))
+    command = phone.locator(".st-key-invite pre").filter(has_text="--server.address 0.0.0.0")
+    expect(command).to_be_visible()
+    wait_for_app_run(phone)
+    for block in phone.locator(".st-key-invite pre").all():
+        _not_cut(block)
+
+
+def test_on_a_phone_a_saved_games_delete_button_is_not_cut(phone, app_server):
+    setup = GameSetup(players=("Anna", "Ben"), size=5, rules=Rules(), dynasty=False)
+    board = parse_board(BOARD_51)
+    GameHistory(app_server.db_path).save(Game(setup, ((board, board),)), "Anna and Ben", [{}])
+    phone.goto(f"{app_server.url}history")
+    delete = phone.get_by_role("button", name="Delete").first
+    expect(delete).to_be_visible(timeout=20_000)
+    _not_cut(delete)
+    _not_cut(phone.get_by_role("button", name="Open").first)
