@@ -146,3 +146,31 @@ def test_on_a_phone_a_saved_games_delete_button_is_not_cut(phone, app_server):
     expect(delete).to_be_visible(timeout=20_000)
     _not_cut(delete)
     _not_cut(phone.get_by_role("button", name="Open").first)
+
+
+# The uploader's own words, as a screen reader reads them ------------------------------------------
+
+
+@pytest.mark.parametrize("locale", ["pl-PL", "vi-VN", "it-IT"])
+def test_the_uploader_says_its_words_in_the_pages_language_to_a_screen_reader(
+    browser, app_server, locale
+):
+    from tests.e2e.test_languages import LANGUAGES
+    from translations import translator
+
+    words = translator(locale[:2])
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        open_app(page, app_server.url, title=LANGUAGES[locale]["title"])
+        uploader = page.locator(".st-key-upload_0")
+        button = uploader.get_by_test_id("stBaseButton-secondary")
+        expect(button).to_contain_text(words.gettext("Upload"))  # in the page, not only drawn
+        wait_for_app_run(page)
+        read = uploader.aria_snapshot()  # what assistive technology is given
+        for english in ("Upload", "60MB per file", "file upload", "Drag and drop"):
+            assert english not in read, read
+        assert words.gettext("{size} MB per file", size=60) in read
+    finally:
+        context.close()
