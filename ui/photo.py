@@ -507,6 +507,15 @@ def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
 
     photo = reading.photo
     taps = reading.corners
+    height, width = photo.shape[:2]
+    key = f"corners_{size}_{slot}"
+    # A tap is taken before the photo is drawn, in the run the tap started: the photo is then
+    # drawn once, with its new mark, in the same frame. (Taken after it, with a second run, the
+    # phone's page was drawn anew and the photo jumped off the screen after the first tap.)
+    tap = st.session_state.get(key)
+    if tap and tap.get("unix_time") != reading.last_tap and len(taps) < 4:
+        reading.last_tap = tap["unix_time"]
+        taps.append((tap["x"] * width / tap["width"], tap["y"] * height / tap["height"]))
     if len(taps) < 4:
         st.info(
             _(
@@ -516,18 +525,13 @@ def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
                 number=len(taps) + 1,
             )
         )
-    height, width = photo.shape[:2]
-    tap = streamlit_image_coordinates(
+    streamlit_image_coordinates(
         mark_points(photo, taps)[:, :, ::-1].copy(),
-        key=f"corners_{size}_{slot}",
+        key=key,
         width="stretch",
         image_format="JPEG",
         cursor="crosshair",
     )
-    if tap and tap.get("unix_time") != reading.last_tap and len(taps) < 4:
-        reading.last_tap = tap["unix_time"]
-        taps.append((tap["x"] * width / tap["width"], tap["y"] * height / tap["height"]))
-        st.rerun()
     left, right = st.columns(2)
     if left.button(_("Start the corners again"), key=f"corners_reset_{size}_{slot}"):
         taps.clear()

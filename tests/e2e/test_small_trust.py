@@ -11,6 +11,7 @@ from scoring import parse_board
 from scoring.score import Rules
 from tests.app_boards import BOARD_51, WHEAT_24
 from tests.e2e.conftest import (
+    DEVICES,
     board_cell,
     cell_named,
     click_when_idle,
@@ -172,5 +173,37 @@ def test_the_uploader_says_its_words_in_the_pages_language_to_a_screen_reader(
         for english in ("Upload", "60MB per file", "file upload", "Drag and drop"):
             assert english not in read, read
         assert words.gettext("{size} MB per file", size=60) in read
+    finally:
+        context.close()
+
+
+# The corner tool on a phone ---------------------------------------------------------------------
+
+
+def test_on_a_phone_the_corner_tool_keeps_the_photo_in_view_as_it_is_tapped(browser, app_server):
+    from tests.app_boards import SAMPLES
+
+    context = browser.new_context(**DEVICES["phone"])
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        open_app(page, app_server.url)
+        upload_photo(page, 0, SAMPLES / "aau-board-1.jpg")
+        expect(total_of(page, "Player 1")).to_be_visible(timeout=30_000)
+        wait_for_app_run(page)
+        fix = page.get_by_text("The grid is wrong: let me tap the corners")
+        fix.scroll_into_view_if_needed()
+        fix.tap()
+        photo = page.locator("iframe[title*='streamlit_image_coordinates']").last
+        expect(photo).to_be_visible()
+        wait_for_app_run(page)
+        photo.scroll_into_view_if_needed()
+        for number, corner in ((2, "top-right"), (3, "bottom-right")):
+            expect(photo).to_be_in_viewport(ratio=0.9)
+            box = photo.bounding_box()
+            page.touchscreen.tap(box["x"] + 20 * number, box["y"] + 20 * number)
+            expect(page.get_by_text(f"Tap the kingdom's {corner} corner")).to_be_visible()
+            wait_for_app_run(page)
+            expect(photo).to_be_in_viewport(ratio=0.9)  # where the player's finger is
     finally:
         context.close()
