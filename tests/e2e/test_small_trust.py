@@ -198,11 +198,14 @@ def test_on_a_phone_the_corner_tool_keeps_the_photo_in_view_as_it_is_tapped(brow
         expect(photo).to_be_visible()
         wait_for_app_run(page)
         photo.scroll_into_view_if_needed()
+        image = photo.content_frame.locator("img")
         for number, corner in ((2, "top-right"), (3, "bottom-right")):
             expect(photo).to_be_in_viewport(ratio=0.9)
+            unmarked = image.get_attribute("src")
             box = photo.bounding_box()
             page.touchscreen.tap(box["x"] + 20 * number, box["y"] + 20 * number)
             expect(page.get_by_text(f"Tap the kingdom's {corner} corner")).to_be_visible()
+            expect(image).not_to_have_attribute("src", unmarked)  # drawn with the new mark
             wait_for_app_run(page)
             expect(photo).to_be_in_viewport(ratio=0.9)  # where the player's finger is
     finally:
