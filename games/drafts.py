@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from games.draft_parts import VIEW, PartVersion, join_parts, split_parts
+from games.draft_parts import GAME, VIEW, PartVersion, join_parts, split_parts
 from games.history import GameHistory, register_tables
+from games.seats import SEATS, SeatError, Seats, guest_parts, sit
 from scoring.words import Message, msg
 
 KEEP_DAYS = 30
@@ -120,6 +121,18 @@ class DraftStore:
             row = db.execute("SELECT 1 FROM drafts WHERE id = ?", (draft_id,)).fetchone()
         return row is not None
 
+    def host_key(self, draft_id: str) -> str:
+        """The key that makes a page the host of ``draft_id`` (kept in the host's address):
+        signed with this file's secret, so a phone that has only the game's address cannot make
+        it (games.seats)."""
+        return self._mac(f"host:{draft_id}")
+
+    def is_host(self, draft_id: object, key: object) -> bool:
+        """Whether ``key`` is the host's key of ``draft_id``."""
+        if not is_draft_id(draft_id) or not isinstance(key, str):
+            return False
+        return hmac.compare_digest(key, self.host_key(draft_id))
+
     def _mac(self, random_part: str) -> str:
         digest = hmac.new(self._secret, random_part.encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest[:_MAC_BYTES]).decode()
@@ -147,13 +160,18 @@ class DraftStore:
         seen: Mapping[str, int],
         writer: str,
         images: Mapping[str, bytes] = (),
+        guest: Guest | None = None,
     ) -> SavedParts:
         """Store the ``changed`` parts of a draft (``games.draft_parts``) written by ``writer`` (a
         browser session), who had seen each at the version in ``seen``; the other parts stay as
         stored. Read and written in one write transaction (SQLite's ``BEGIN IMMEDIATE``), so
         writers in other threads or processes come one after the other and none undoes another's
         parts. A shared part's change bumps the draft's version; a change of the view alone does
-        not (no other screen needs to redraw for it)."""
+        not (no other screen needs to redraw for it).
+
+        ``guest``: the writer is a phone that joined the table, not the host; only the parts
+        that phone may change are written (``games.seats.guest_parts``), the others are
+        returned as ``refused``."""
         if not self.can_hold(draft_id):
             raise ValueError(f"not a draft id this file issued: {draft_id!r}")
         with self._connect(_SAVING) as db:
@@ -161,7 +179,14 @@ class DraftStore:
             row = db.execute(
                 "SELECT state_json, version FROM drafts WHERE id = ?", (draft_id,)
             ).fetchone()
-            parts, versions = _parts_of(_json(row[0]) if row else {})
+            stored = (_json(row[0]) if row else None) or {}
+            parts, versions = _parts_of(stored)
+            seats = Seats.from_data(stored.get(SEATS))
+            refused: tuple[str, ...] = ()
+            if guest is not None:
+                changed, refused = guest_parts(
+                    changed, parts.get(GAME), seats, guest.seat, guest.key
+                )
             version = before_write = row[1] if row else 0
             shared = [name for name in changed if name != VIEW]
             if shared:
@@ -176,14 +201,62 @@ class DraftStore:
                 if unseen and before.writer != writer:
                     replaced.append(name)
                 versions[name] = PartVersion(version, writer, seen.get(name, 0))
-            state = {
-                "parts": parts,
-                "versions": {name: entry.to_dict() for name, entry in versions.items()},
-                "images": join_parts(parts)["images"],
-            }
+            state = _state(parts, versions, seats)
             self._write(db, draft_id, state, version, images)
         part_versions = {n: e.version for n, e in versions.items()}
-        return SavedParts(version, before_write, part_versions, tuple(replaced))
+        return SavedParts(version, before_write, part_versions, tuple(replaced), refused)
+
+    def take_seat(
+        self, draft_id: str, slot: int | None, key: str, writer: str, name: str | None = None
+    ) -> int:
+        """A joined phone (``key``) sits at ``slot``, or joins as the new player ``name``; the
+        slot it holds now. Checked and written in one write transaction, so two phones never
+        hold one seat; raises ``games.seats.SeatError`` (its message says why) when the seat
+        is another phone's, the game is full, or the draft is gone."""
+
+        def change(parts, versions, seats, version):
+            seating = sit(parts.get(GAME), seats, slot, key, name)
+            if seating.game is not None:
+                before = versions.get(GAME)
+                parts[GAME] = seating.game
+                versions[GAME] = PartVersion(version, writer, before.version if before else 0)
+            return seating.seats, seating.slot
+
+        return self._change_seats(draft_id, change)
+
+    def release_seat(self, draft_id: str, slot: int, key: str | None = None) -> None:
+        """The host gives a seat free: another phone may take it. With ``key``: a phone leaves
+        its own seat (only when that key holds it)."""
+
+        def change(parts, versions, seats, version):
+            if key is not None and not seats.holds(slot, key):
+                return seats, None
+            return seats.release(slot), None
+
+        self._change_seats(draft_id, change)
+
+    def seats(self, draft_id: str) -> Seats:
+        found = self.load(draft_id, whole=False)
+        return Seats.from_data(found[0].get(SEATS)) if found else Seats()
+
+    def _change_seats(self, draft_id: str, change):
+        """Read the draft, ``change`` its parts and seats, write it (a new version: every
+        screen redraws its seats), in one write transaction."""
+        with self._history._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute(
+                "SELECT state_json, version FROM drafts WHERE id = ?", (draft_id,)
+            ).fetchone()
+            stored = _json(row[0]) if row else None
+            if stored is None:
+                raise SeatError(
+                    msg("This game is no longer kept here; ask the host for a new invite.")
+                )
+            parts, versions = _parts_of(stored)
+            version = row[1] + 1
+            seats, result = change(parts, versions, Seats.from_data(stored.get(SEATS)), version)
+            self._write(db, draft_id, _state(parts, versions, seats), version, {})
+        return result
 
     def version(self, draft_id: str) -> int | None:
         """The draft's version (bumped by every change another screen must show); one small
@@ -202,7 +275,7 @@ class DraftStore:
             return None
         state, images = found
         parts, versions = _parts_of(state)
-        return StoredDraft(parts, versions, images)
+        return StoredDraft(parts, versions, images, Seats.from_data(state.get(SEATS)))
 
     def _write(
         self,
@@ -260,6 +333,14 @@ class DraftStore:
 
 
 @dataclass(frozen=True)
+class Guest:
+    """A writer that joined the table: the seat it claims and its key to that seat."""
+
+    seat: int | None
+    key: str | None
+
+
+@dataclass(frozen=True)
 class SavedParts:
     """What ``save_parts`` did: the draft's version now and just before the write (another
     writer may have changed it since this one last looked), each shared part's version, and the
@@ -269,6 +350,7 @@ class SavedParts:
     before: int
     versions: dict[str, int]
     replaced: tuple[str, ...]
+    refused: tuple[str, ...] = ()  # parts a guest may not change (games.seats), not written
 
 
 @dataclass(frozen=True)
@@ -276,6 +358,16 @@ class StoredDraft:
     parts: dict[str, dict]
     versions: dict[str, PartVersion]
     images: dict[str, bytes]
+    seats: Seats = Seats()
+
+
+def _state(parts: dict, versions: Mapping[str, PartVersion], seats: Seats) -> dict:
+    return {
+        "parts": parts,
+        "versions": {name: entry.to_dict() for name, entry in versions.items()},
+        "images": join_parts(parts)["images"],
+        SEATS: seats.to_data(),
+    }
 
 
 def _json(text: str) -> dict | None:

@@ -153,6 +153,7 @@ class BoardEditor {
     }
     if (this.at(r, c) === CASTLE) {
       this.say(this.texts.castle_tap);
+      this.drawAll(); // said now, at this key or tap (not at the next one)
       return;
     }
     this.put(r, c, token);
@@ -215,8 +216,10 @@ class BoardEditor {
       const crowns = Number(event.key);
       if (!terrain.land) {
         this.say(terrain.no_crowns_typed);
+        this.drawAll(); // the refusal is said at this key, not at the next one
       } else if (crowns > terrain.max_crowns) {
         this.say(this.mostCrowns(terrain));
+        this.drawAll();
       } else {
         this.paint(r, c, token[0] + crowns);
       }

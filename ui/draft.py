@@ -32,9 +32,11 @@ from games.draft_parts import (
     kingdom_slot,
     split_parts,
 )
-from games.drafts import DraftStore, SavedParts, is_draft_id
+from games.drafts import DraftStore, Guest, SavedParts, is_draft_id
 from games.editing import blank_board
 from games.history import HistoryError, default_db_path
+from games.removals import REMOVED
+from games.seats import SeatError, Seats, new_seat_key
 from scoring import Terrain, parse_board
 from scoring.words import from_data, to_data
 from ui import state
@@ -42,39 +44,59 @@ from ui.language import CHOSEN, N_, _, say
 from ui.text import escape_markdown
 
 DRAFT_PARAM = "draft"
+HOST_PARAM = "host"  # the host's key (games.drafts.DraftStore.host_key), in the host's address
 # Widget values that are plain JSON (names, toggles, choices, board text, whose kingdom is open),
 # and the brush each player last painted with.
 _WIDGET_PREFIXES = ("setup_", "source_", "text_", "brush_crowns_", "kingdom_shown")
-_FLAGS = ("size_by_hand", "size_notice", "saved_code")
+# The game's flags (in its part of the draft): REMOVED tells every screen of players taken out.
+_FLAGS = ("size_by_hand", "size_notice", "size_question", "saved_code", REMOVED)
 _SIZES = (5, 7)
 _SLOTS = range(4)
 
 
 def keep_in_address(shared_view: bool) -> None:
-    """On every page: the draft's id stays in the address; a new session opened on another page
-    notes the id it was given, for the score page to restore. Not in a shared game's view: a
-    link passed on must not carry the sender's game in progress."""
+    """On every page: the draft's id (and the host's key, on the host's page) stays in the
+    address; a new session opened on another page notes them, for the score page to restore.
+    Not in a shared game's view: a link passed on must not carry the sender's game in progress."""
     if shared_view:
         return
-    draft_id = st.session_state.get("draft_id")
-    if draft_id is not None:
-        if st.query_params.get(DRAFT_PARAM) != draft_id:
-            st.query_params[DRAFT_PARAM] = draft_id
+    if st.session_state.get("draft_id") is not None:
+        _address_keys()
     elif "draft_id" not in st.session_state and is_draft_id(st.query_params.get(DRAFT_PARAM)):
         st.session_state["draft_wanted"] = st.query_params[DRAFT_PARAM]
+        st.session_state["draft_host_wanted"] = st.query_params.get(HOST_PARAM)
 
 
-def restore(joining: bool = False) -> None:
+def _address_keys() -> None:
+    """The draft's id in the address, and the host's key on the host's page (a reload then
+    finds the host again; a phone never has it)."""
+    session = st.session_state
+    if st.query_params.get(DRAFT_PARAM) != session["draft_id"]:
+        st.query_params[DRAFT_PARAM] = session["draft_id"]
+    host_key = session.get("draft_host")
+    if host_key and st.query_params.get(HOST_PARAM) != host_key:
+        st.query_params[HOST_PARAM] = host_key
+
+
+def is_host() -> bool:
+    """Whether this page is the host of its game (it started it, or holds the host's key)."""
+    return bool(st.session_state.get("draft_host"))
+
+
+def restore() -> None:
     """Once per browser session: take the draft named in the URL, or start a new one.
-    ``joining``: a phone joining the table, which leaves the host's view (what is open) out."""
+
+    A page that starts a game is its host, and gets the host's key in its address; a page that
+    opens a game without that key (the invite, or any copy of the address) joins the table as a
+    phone, whatever else its address says: it leaves the host's view (what is open) out, and
+    what it may change is checked where the draft is written (``games.seats``)."""
     if "draft_id" in st.session_state:
-        if st.session_state["draft_id"] is None:  # the history file cannot hold drafts
-            return
-        if st.query_params.get(DRAFT_PARAM) != st.session_state["draft_id"]:
-            st.query_params[DRAFT_PARAM] = st.session_state["draft_id"]  # after another page
+        if st.session_state["draft_id"] is not None:  # else the file cannot hold drafts
+            _address_keys()  # after another page
         return
     # The address names the draft; after a page switch it may not, but the session noted it.
     wanted = st.query_params.get(DRAFT_PARAM) or st.session_state.pop("draft_wanted", None)
+    host_key = st.query_params.get(HOST_PARAM) or st.session_state.pop("draft_host_wanted", None)
     try:
         store = DraftStore()
         # Only a stored draft is opened: a made-up id, or one issued but never used, is never
@@ -83,9 +105,12 @@ def restore(joining: bool = False) -> None:
         version = store.version(wanted) if found is not None else 0
         draft_id = wanted if found is not None else store.new_id()
         made_up = wanted is not None and found is None and not store.issued(wanted)
+        hosting = found is None or store.is_host(draft_id, host_key)
+        host_key = store.host_key(draft_id) if hosting else None
     except (HistoryError, sqlite3.Error) as err:
         _unavailable(err)
         return
+    joining = not hosting
     st.session_state["draft_id"] = draft_id
     st.session_state["draft_writer"] = secrets.token_urlsafe(9)  # this browser session
     st.session_state["draft_known"] = {}  # part → the version this session last wrote or took
@@ -93,7 +118,11 @@ def restore(joining: bool = False) -> None:
     st.session_state["draft_base"] = {}  # part → its content as last written or taken
     st.session_state["draft_version"] = version
     st.session_state["draft_joined"] = joining
-    st.query_params[DRAFT_PARAM] = draft_id
+    st.session_state["draft_host"] = host_key
+    st.session_state["draft_seats"] = found.seats if found is not None else Seats()
+    if joining:
+        st.query_params.pop(HOST_PARAM, None)  # a key that is not this game's host's
+    _address_keys()
     if made_up:
         st.info(
             _(
@@ -170,18 +199,37 @@ def save() -> None:
     try:
         store = DraftStore()
         if not store.can_hold(draft_id):  # the file was replaced (a damaged one set aside)
+            if session.get("draft_joined"):
+                return  # the host's game is gone: a phone does not start one of its own here
             draft_id = store.new_id()
             session["draft_id"] = st.query_params[DRAFT_PARAM] = draft_id
+            session["draft_host"] = st.query_params[HOST_PARAM] = store.host_key(draft_id)
             session["draft_known"], session["draft_own"] = {}, {}
             changed = split_parts(snapshot)
         stored = store.stored_images(draft_id)
         wanted = {key for part in changed.values() for key in part["images"]}
         new = {k: jpeg_bytes(arrays[k], quality=90) for k in wanted - stored if k in arrays}
-        saved = store.save_parts(draft_id, changed, session["draft_known"], _writer(), new)
+        guest = None
+        if session.get("draft_joined"):  # what a phone may change is checked as it is written
+            guest = Guest(session.get(SEAT), session.get(SEAT_KEY))
+        saved = store.save_parts(
+            draft_id, changed, session["draft_known"], _writer(), new, guest=guest
+        )
     except (HistoryError, sqlite3.Error) as err:
         _unavailable(err)
         return
     _note_saved(changed, saved)
+    if guest is not None and (saved.refused or GAME in changed):
+        # What the phone could not change (or what the game part became once merged with the
+        # host's) is taken from the draft again at the next look.
+        for name in (*saved.refused, GAME):
+            if name in changed:
+                session["draft_base"][name] = changed[name]
+                session["draft_known"][name] = 0
+                session["draft_own"].pop(name, None)
+        session["draft_version"] = None
+    if GAME in saved.refused:
+        st.toast(_(_HOSTS_ONLY), icon=":material/lock:")
     if saved.replaced:
         st.toast(_(_REPLACED_HERE), icon=":material/sync_problem:")
 
@@ -192,6 +240,46 @@ def _writer() -> str:
 
 _EMPTY_PART: dict = {"images": []}
 _REPLACED_HERE = N_("Your change replaced one just made on another phone; that phone was told.")
+_HOSTS_ONLY = N_("Only the host can change the players or the rules; ask the host.")
+SEAT = "seat"  # this browser session's player slot (never in the shared draft)
+SEAT_KEY = "seat_key"  # ... and its key to that seat (games.seats), also in its tab's address
+
+
+def seats() -> Seats:
+    """The seats the phones hold, as this session last read them from the draft (every change
+    of a seat moves the draft's version, so ``pull`` reads them again)."""
+    return st.session_state.get("draft_seats") or Seats()
+
+
+def take_seat(slot: int | None, name: str | None = None) -> int:
+    """This phone sits at ``slot`` (or joins as the new player ``name``), checked and written
+    at once in the draft; the slot it holds. Raises ``SeatError`` with what to do."""
+    session = st.session_state
+    draft_id = session.get("draft_id")
+    if draft_id is None:
+        raise SeatError(_("This game is not kept on this computer; ask the host for a new invite."))
+    key = session.setdefault(SEAT_KEY, new_seat_key())
+    try:
+        store = DraftStore()
+        taken = store.take_seat(draft_id, slot, key, _writer(), name)
+        session["draft_seats"] = store.seats(draft_id)
+    except (HistoryError, sqlite3.Error) as err:
+        raise SeatError(say(err)) from err
+    session["draft_version"] = None  # look again: the game may have a new player
+    return taken
+
+
+def release_seat(slot: int) -> None:
+    """A callback: the host gives a seat free; a phone leaves its own."""
+    draft_id = st.session_state.get("draft_id")
+    if draft_id is None:
+        return
+    try:
+        store = DraftStore()
+        store.release_seat(draft_id, slot, None if is_host() else st.session_state.get(SEAT_KEY))
+        st.session_state["draft_seats"] = store.seats(draft_id)
+    except (HistoryError, sqlite3.Error, SeatError) as err:
+        st.session_state["seat_problem"] = say(getattr(err, "message", err))
 
 
 def _changed_parts(parts: dict[str, dict]) -> dict[str, dict]:
@@ -251,6 +339,7 @@ def pull() -> list[Change]:
         return []  # the next run looks again; saving says what is wrong
     if stored is None:
         return []
+    session["draft_seats"] = stored.seats
     snapshot, arrays = _snapshot()
     current = split_parts(snapshot)
     pending = set(_changed_parts(current)) - {VIEW}

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from games.editing import separator_hint
 from games.results import cells_text
 from scoring import BoardError, Cell, Terrain, parse_board
-from scoring.words import msg
+from scoring.words import joined, msg
 from ui import board_component, state
 from ui.language import _, ngettext, say
 from ui.text import escape_markdown
@@ -190,7 +191,8 @@ def _on_text(slot: int, size: int) -> None:
         message = msg(
             "In the board text, {problem}. The kingdom stays as it was.", problem=err.message
         )
-        state.set_board_error(slot, size, message)
+        hint = separator_hint(text)
+        state.set_board_error(slot, size, message if hint is None else joined([message, hint]))
         return
     # Keep the user's own formatting in the box; only the board itself is replaced.
     old_board = state.board(slot, size)

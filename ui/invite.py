@@ -41,7 +41,8 @@ def invite_the_table(draft_id: str | None) -> None:
                 ),
                 icon=":material/wifi_off:",
             )
-            right.code(SERVE_THE_NETWORK, language="bash")
+            # Wrapped: on a phone's width the command was cut at the column's edge.
+            right.code(SERVE_THE_NETWORK, language="bash", wrap_lines=True)
         right.caption(
             _(
                 "The address is the key to this game: whoever has it can see and change the "

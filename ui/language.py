@@ -8,6 +8,7 @@ only what is shown goes through the translator (``translations``, docs/i18n.md).
 from __future__ import annotations
 
 import contextlib
+import json
 
 import streamlit as st
 
@@ -72,27 +73,51 @@ def _picked() -> None:
     st.session_state[CHOSEN] = st.session_state[_PICKER]
 
 
-def _css_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def streamlit_words() -> None:
-    """Streamlit's own words on the photo uploader ("Upload", "200MB per file"), which it does
-    not translate, drawn in the page's language instead (CSS over the same button)."""
+    """Streamlit's own words on the photo uploader ("Upload", "200MB per file", its file input's
+    "file upload"), which it does not translate, put in the page's language in the page itself:
+    the words a screen reader reads, not only the ones drawn. A small script (``st.html`` with
+    JavaScript) sets them on every uploader as Streamlit draws it, changing the text of
+    Streamlit's own text nodes (never replacing them, so Streamlit keeps them in hand)."""
     if current() == DEFAULT:
         return
     limit = _("{size} MB per file", size=st.get_option("server.maxUploadSize"))
     limit += " • JPG, PNG, WEBP, HEIC, HEIF"  # the photo uploaders take these (ui.photo)
-    upload_word = _css_string(_("Upload"))
-    upload = "[data-testid='stFileUploaderDropzone'] button [data-testid='stMarkdownContainer'] p"
-    instructions = "[data-testid='stFileUploaderDropzoneInstructions'] span"
-    st.html(
-        "<style>"
-        f"{upload}, {instructions} {{font-size: 0}}"
-        f"{upload}::after {{content: {upload_word}; font-size: 1rem}}"
-        f"{instructions}::after {{content: {_css_string(limit)}; font-size: 0.875rem}}"
-        "</style>"
-    )
+    words = json.dumps({"upload": _("Upload"), "limit": limit})
+    st.html(_UPLOADER_WORDS.replace("WORDS", words), unsafe_allow_javascript=True)
+
+
+_UPLOADER_WORDS = """<script>
+(() => {
+  window.kdUploaderWords = WORDS;
+  const say = (element, text) => {
+    if (!element) return;
+    const nodes = [];
+    const walk = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) nodes.push(walk.currentNode);
+    if (nodes.length === 0 || element.textContent === text) return;
+    nodes.forEach((node, index) => { node.nodeValue = index === 0 ? text : ""; });
+  };
+  const apply = () => {
+    const words = window.kdUploaderWords;
+    for (const zone of document.querySelectorAll("[data-testid='stFileUploaderDropzone']")) {
+      say(zone.querySelector("button [data-testid='stMarkdownContainer'] p"), words.upload);
+      say(zone.querySelector("[data-testid='stFileUploaderDropzoneInstructions'] span"),
+          words.limit);
+      const input = zone.querySelector("input[type=file]");
+      if (input && input.getAttribute("aria-label") !== words.upload) {
+        input.setAttribute("aria-label", words.upload);
+      }
+    }
+  };
+  if (!window.kdUploaderObserver) {
+    window.kdUploaderObserver = new MutationObserver(apply);
+    window.kdUploaderObserver.observe(document.body,
+      {subtree: true, childList: true, characterData: true});
+  }
+  apply();
+})();
+</script>"""
 
 
 def language_picker() -> None:

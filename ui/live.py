@@ -8,17 +8,21 @@ import streamlit as st
 
 from games.draft_parts import GAME, kingdom_slot
 from games.invite import JOIN_PARAM
-from games.model import MAX_PLAYERS, GameError, GameSetup
+from games.model import MAX_PLAYERS, MIN_PLAYERS, GameSetup
+from games.removals import REMOVED, Removal
+from games.seats import SeatError
 from translations import LANGUAGES
 from ui import draft, state
-from ui.language import CHOSEN, _, sentence
+from ui.draft import SEAT, SEAT_KEY
+from ui.language import CHOSEN, _, ngettext, say, tr
+from ui.setup import put_back_players
 from ui.text import escape_markdown
 
 # How often each screen looks whether another phone changed the game: one small read of the
 # draft's version; the page is drawn again only when it changed (docs/multiplayer.md).
 REFRESH_S = 2.0
-SEAT = "seat"  # this browser session's player slot (never in the shared draft)
-SEAT_PARAM = "player"  # ... also in this tab's address, so a reload keeps it
+SEAT_PARAM = "player"  # this phone's seat, in its tab's address, so a reload keeps it
+KEY_PARAM = "key"  # ... and its key to that seat (games.seats)
 LANGUAGE_PARAM = "lang"  # a joined phone's language pick, kept in its address as the seat is
 
 
@@ -44,20 +48,33 @@ def keep_language() -> None:
 
 
 def seat(setup: GameSetup | None) -> int | None:
-    """This session's player slot, if one was chosen (and the player is still in the game)."""
-    chosen = st.session_state.get(SEAT)
+    """This phone's player slot, if it holds one (checked against the seats kept in the draft:
+    a seat in the address that this phone does not hold is not taken)."""
+    session = st.session_state
+    if SEAT_KEY not in session and st.query_params.get(KEY_PARAM):
+        session[SEAT_KEY] = st.query_params[KEY_PARAM]  # a reload: the key the tab kept
+    chosen = session.get(SEAT)
     if chosen is None:
         wanted = st.query_params.get(SEAT_PARAM, "")
         chosen = int(wanted) - 1 if wanted.isdigit() else None
     if setup is None or chosen is None or not 0 <= chosen < len(setup.players):
         return None
-    st.session_state[SEAT] = chosen
+    if not draft.seats().holds(chosen, session.get(SEAT_KEY)):
+        if session.get(SEAT) is not None:  # held until now: the host gave it free
+            session["seat_problem"] = _(
+                "Your seat was given free by the host; choose which player you are again."
+            )
+        _stand()
+        return None
+    session[SEAT] = chosen
     return chosen
 
 
 def choose_seat(setup: GameSetup) -> None:
-    """Which player this phone is: one of the game's, or a new one (up to four)."""
+    """Which player this phone is: one of the game's whose seat is free, or a new one (up to
+    four)."""
     st.subheader(_("You joined this table's game. Which player are you?"))
+    seats = draft.seats()
     with st.container(key="seats"):
         columns = st.columns(len(setup.players))
         for slot, name in enumerate(setup.players):
@@ -67,7 +84,12 @@ def choose_seat(setup: GameSetup) -> None:
                 on_click=_sit,
                 args=(slot,),
                 use_container_width=True,
+                disabled=seats.taken(slot),
+                help=_("Another phone has this seat") if seats.taken(slot) else None,
             )
+    problem = st.session_state.pop("seat_problem", None)
+    if problem:
+        st.error(escape_markdown(problem))
     if state.finished_rounds():
         st.caption(_("The Dynasty is under way: only its players can join."))
         return
@@ -81,10 +103,7 @@ def choose_seat(setup: GameSetup) -> None:
             max_chars=30,
             placeholder=_("Your name"),
         )
-        st.form_submit_button(_("Add me"), on_click=_add_player, args=(setup,))
-    problem = st.session_state.pop("new_player_problem", None)
-    if problem:
-        st.error(escape_markdown(problem))
+        st.form_submit_button(_("Add me"), on_click=_add_player)
 
 
 def seated(setup: GameSetup, slot: int) -> None:
@@ -101,13 +120,21 @@ def seated(setup: GameSetup, slot: int) -> None:
     right.button(
         _("Not {name}? Choose again", name=escape_markdown(name)),
         key="leave_seat",
-        on_click=_stand,
+        on_click=_leave,
     )
 
 
-def _sit(slot: int) -> None:
+def _sit(slot: int | None, name: str | None = None) -> bool:
+    """Take a seat in the draft (checked there: never one another phone holds)."""
+    try:
+        slot = draft.take_seat(slot, name)
+    except SeatError as err:
+        st.session_state["seat_problem"] = say(err.message)
+        return False
     st.session_state[SEAT] = slot
     st.query_params[SEAT_PARAM] = str(slot + 1)
+    st.query_params[KEY_PARAM] = st.session_state[SEAT_KEY]
+    return True
 
 
 def _stand() -> None:
@@ -115,23 +142,46 @@ def _stand() -> None:
     st.query_params.pop(SEAT_PARAM, None)
 
 
-def _add_player(setup: GameSetup) -> None:
-    """A callback: the new player joins the game (written with the game's part of the draft)."""
+def _leave() -> None:
+    """A callback: this phone gives its seat free, to choose again."""
+    slot = st.session_state.get(SEAT)
+    if slot is not None:
+        draft.release_seat(slot)
+    _stand()
+
+
+def _add_player() -> None:
+    """A callback: the new player joins the game (written at once, with the seat)."""
     name = str(st.session_state.get("new_player_name", "")).strip()
     if not name:
-        st.session_state["new_player_problem"] = _("Type your name first.")
+        st.session_state["seat_problem"] = _("Type your name first.")
         return
-    players = (*setup.players, name)
-    try:  # the game's own checks: distinct names, their length
-        GameSetup(players=players, size=5, rules=setup.rules, dynasty=setup.dynasty)
-    except GameError as err:
-        st.session_state["new_player_problem"] = sentence(err)
+    if _sit(None, name):
+        st.session_state["new_player_name"] = ""
+
+
+def seats_taken(setup: GameSetup) -> None:
+    """On the host's page: which players' seats phones hold, each with the way to give it free
+    (a phone that is gone, or the wrong one)."""
+    seats = draft.seats()
+    taken = [slot for slot in range(len(setup.players)) if seats.taken(slot)]
+    problem = st.session_state.pop("seat_problem", None)
+    if problem:
+        st.error(escape_markdown(problem))
+    if not taken:
         return
-    slot = len(setup.players)
-    st.session_state["setup_count"] = slot + 1
-    st.session_state[f"setup_name_{slot}"] = name
-    st.session_state["new_player_name"] = ""
-    _sit(slot)
+    with st.container(border=True, key="seats_taken"):
+        st.caption(_("Players whose phones have joined this game:"))
+        for slot in taken:
+            left, right = st.columns([3, 2], vertical_alignment="center")
+            left.markdown(escape_markdown(setup.players[slot]))
+            right.button(
+                _("Give the seat free"),
+                key=f"release_seat_{slot}",
+                on_click=draft.release_seat,
+                args=(slot,),
+                help=_("Another phone can then join as this player"),
+            )
 
 
 def conflict_notices(setup: GameSetup | None) -> None:
@@ -179,3 +229,44 @@ def follow_the_table() -> None:
     takes the change in first, ``draft.pull``); otherwise nothing is drawn or sent."""
     if draft.changed_elsewhere():
         st.rerun(scope="app")
+
+
+def removal_notice() -> None:
+    """Players taken out of the game with their kingdoms entered (on any screen): said here,
+    with "Put back"; "Leave out" hides the notice on this screen only."""
+    session = st.session_state
+    removal = Removal.from_data(session.get(REMOVED))
+    count = session.get("setup_count") or MIN_PLAYERS
+    if removal is None or not removal.pending(count) or removal.id in _dismissed():
+        return
+    names = tr().and_list(escape_markdown(name) for name in removal.names)
+    with st.container(border=True, key="removal_notice"):
+        st.warning(
+            ngettext(
+                "**{players}** was taken out of the game (the players were set to {count}), "
+                "with a kingdom entered. The kingdom is kept: put the player back, or leave "
+                "them out.",
+                "**{players}** were taken out of the game (the players were set to {count}), "
+                "with their kingdoms entered. The kingdoms are kept: put the players back, or "
+                "leave them out.",
+                len(removal.players),
+                players=names,
+                count=count,
+            ),
+            icon=":material/person_remove:",
+        )
+        left, right = st.columns(2)
+        left.button(
+            _("Put back"),
+            key="removal_put_back",
+            on_click=put_back_players,
+            icon=":material/undo:",
+        )
+        right.button(
+            _("Leave out"), key="removal_dismiss", on_click=_dismissed().add, args=(removal.id,)
+        )
+
+
+def _dismissed() -> set[str]:
+    """The removals this screen was told of and chose to leave out (this screen only)."""
+    return st.session_state.setdefault("removals_left_out", set())

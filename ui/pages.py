@@ -12,6 +12,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from games.editing import blank_board
 from games.history import GameHistory, HistoryError
 from games.model import Game, GameSetup, game_to_dict
+from games.removals import REMOVED
 from games.results import GameResult, provisional_reason, result_to_dict, score_game, summary
 from games.share import SharedGame, ShareError, decode_shared, encode_game
 from ui import draft, live, state
@@ -27,6 +28,7 @@ from ui.setup import (
     load_setup,
     setup_form,
     size_notice,
+    size_question,
 )
 from ui.table import table_photo
 from ui.text import escape_markdown
@@ -49,10 +51,9 @@ def score_page() -> None:
     if SHARE_PARAM in st.query_params:
         _shared_game(st.query_params[SHARE_PARAM])
         return
-    joined = live.joining()
-    draft.restore(joining=joined)
+    draft.restore()  # the host's page, or a phone that joined (games.seats)
     draft.pull()  # what other phones at the table entered since this page's last run
-    if joined:
+    if live.joining():
         _joined_game()
     else:
         _game_in_progress()
@@ -69,10 +70,13 @@ def _game_in_progress() -> None:
     with st.expander(_("Game setup"), expanded=not state.finished_rounds()):
         setup = setup_form()
     live.conflict_notices(setup)
+    live.removal_notice()
     invite_the_table(st.session_state.get("draft_id"))
     if setup is None:
         return
+    live.seats_taken(setup)
     size_notice()
+    size_question()
 
     finished = state.finished_rounds()
     if setup.dynasty:
@@ -93,6 +97,7 @@ def _joined_game() -> None:
     apply_size_switch()  # the setup widgets are the host's: a switch asked for is made here
     setup = current_setup()
     live.conflict_notices(setup)
+    live.removal_notice()
     if setup is None:
         st.info(_("The host is still setting up the game; this page follows it."))
         return
@@ -294,7 +299,7 @@ def _new_game() -> None:
     for size in (5, 7):
         for slot in range(4):
             state.clear_kingdom(slot, size)
-    for key in ("saved_code", "size_by_hand", "size_notice"):
+    for key in ("saved_code", "size_by_hand", "size_notice", "size_question", REMOVED):
         st.session_state.pop(key, None)
 
 
@@ -384,13 +389,16 @@ def history_page() -> None:
         return
     for entry in saved:
         with st.container(border=True, key=f"saved_game_{entry.id}"):
-            text, open_col, delete_col = st.columns([6, 1, 1], vertical_alignment="center")
+            text, actions = st.columns([3, 2], vertical_alignment="center")
             when = format_datetime(entry.saved_at.astimezone(), "dd MMM y, HH:mm", locale=current())
             text.markdown(f"**{when}** · {escape_markdown(_summary(history, entry))}")
-            open_col.button(
+            # The buttons side by side at their own width: in narrow columns of their own, a
+            # phone held sideways cut "Delete" (and longer words in other languages).
+            buttons = actions.container(horizontal=True, horizontal_alignment="right")
+            buttons.button(
                 _("Open"), key=f"open_{entry.id}", on_click=_open_saved, args=(entry.id,)
             )
-            with delete_col.popover(_("Delete")):  # a delete asks first
+            with buttons.popover(_("Delete")):  # a delete asks first
                 st.write(_("Delete this game from the history for good?"))
                 st.button(
                     _("Yes, delete it"),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from games.editing import blank_board
+from games.editing import blank_board, photo_size_choice
 from games.model import GameSetup
 from scoring.words import msg
 from ui import state
@@ -296,12 +296,32 @@ def place_reading(
     is explained, and the corners can be tapped instead.
     """
     size = setup.size
-    if reading.size == size:
+    others = any(
+        st.session_state.get(f"board_{size}_{other}", blank_board(size)) != blank_board(size)
+        for other in range(len(setup.players))
+        if other != slot
+    )
+    choice = photo_size_choice(
+        size, reading.size, len(setup.players), size_can_follow(setup), others
+    )
+    if choice == "same":
         _accept(slot, size, current, reading)
-    elif reading.size == 7 and size_can_follow(setup):
+    elif choice == "switch":
         _accept(slot, 7, current, reading)
         request_size_switch(7, {"player": player})
         return True
+    elif choice == "ask":  # another kingdom is in at 5×5: a switch would leave it out
+        _accept(slot, 7, current, reading)  # kept at 7×7 for the switch, if chosen
+        st.session_state["size_question"] = {"player": player}
+        _failed(
+            slot,
+            size,
+            current,
+            msg(
+                "it shows a 7×7 kingdom, but this game is played 5×5; choose 7×7 above, or if "
+                "the kingdom is 5×5, tap its four corners below"
+            ),
+        )
     elif reading.size == 7:
         if len(setup.players) != 2:
             why = msg(
@@ -342,6 +362,7 @@ def size_can_follow(setup: GameSetup) -> bool:
         and len(setup.players) == 2
         and not st.session_state.get("size_by_hand")
         and not state.finished_rounds()
+        and not st.session_state.get("draft_joined")  # the size is the host's (games.seats)
     )
 
 
@@ -492,6 +513,15 @@ def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
 
     photo = reading.photo
     taps = reading.corners
+    height, width = photo.shape[:2]
+    key = f"corners_{size}_{slot}"
+    # A tap is taken before the photo is drawn, in the run the tap started: the photo is then
+    # drawn once, with its new mark, in the same frame. (Taken after it, with a second run, the
+    # phone's page was drawn anew and the photo jumped off the screen after the first tap.)
+    tap = st.session_state.get(key)
+    if tap and tap.get("unix_time") != reading.last_tap and len(taps) < 4:
+        reading.last_tap = tap["unix_time"]
+        taps.append((tap["x"] * width / tap["width"], tap["y"] * height / tap["height"]))
     if len(taps) < 4:
         st.info(
             _(
@@ -501,18 +531,13 @@ def _corner_fallback(slot: int, size: int, reading: state.PhotoReading) -> None:
                 number=len(taps) + 1,
             )
         )
-    height, width = photo.shape[:2]
-    tap = streamlit_image_coordinates(
+    streamlit_image_coordinates(
         mark_points(photo, taps)[:, :, ::-1].copy(),
-        key=f"corners_{size}_{slot}",
+        key=key,
         width="stretch",
         image_format="JPEG",
         cursor="crosshair",
     )
-    if tap and tap.get("unix_time") != reading.last_tap and len(taps) < 4:
-        reading.last_tap = tap["unix_time"]
-        taps.append((tap["x"] * width / tap["width"], tap["y"] * height / tap["height"]))
-        st.rerun()
     left, right = st.columns(2)
     if left.button(_("Start the corners again"), key=f"corners_reset_{size}_{slot}"):
         taps.clear()

@@ -137,14 +137,19 @@ def _show_round(
 
 
 def points_by_terrain(scores: Mapping[str, Score]) -> list[dict[str, str | int]]:
-    """One row per player: the points each land terrain's regions made."""
+    """One row per land terrain, one column per player: the points its regions made. Players
+    across, not the six terrains: the table then fits a phone's width (the terrains' names
+    side by side did not, and the last ones were cut)."""
+    names = [escape_markdown(name) for name in scores]
+    label = _("Terrain")
+    while label in names:  # a player called so keeps their own column
+        label += " "
+    by_player = [score.points_by_terrain() for score in scores.values()]
+    terrains = list(by_player[0]) if by_player else []
     return [
-        {_("Player"): escape_markdown(name)}
-        | {
-            _capitalised(say(terrain_name(terrain))): points
-            for terrain, points in score.points_by_terrain().items()
-        }
-        for name, score in scores.items()
+        {label: _capitalised(say(terrain_name(terrain)))}
+        | {name: points[terrain] for name, points in zip(names, by_player, strict=True)}
+        for terrain in terrains
     ]
 
 

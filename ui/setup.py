@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import secrets
+
 import streamlit as st
 
 from games.model import MAX_PLAYERS, MIN_PLAYERS, GameError, GameSetup
+from games.removals import REMOVED, Removal, after_count_change
 from scoring.score import Rules
 from ui import state
 from ui.language import CHOSEN, _, sentence
 from ui.text import escape_markdown
 
 # Stored values (in the session and the draft): the same in every language; shown translated.
+PLAYERS_BEFORE = "players_shown"  # the number of players the setup last showed
 CLASSIC, DUEL = "5×5 classic", "7×7 Mighty Duel (2 players)"
 DEFAULTS = {
     CHOSEN: "",  # the page's language: "" follows the browser (ui.language)
@@ -44,6 +48,30 @@ def load_setup(setup: GameSetup) -> None:
         st.session_state[f"setup_name_{slot}"] = name
 
 
+def _players_changed() -> None:
+    """A callback: players taken out of the game with their kingdoms entered are told on every
+    screen, with "Put back" (``games.removals``; the kingdoms stay in the draft)."""
+    session = st.session_state
+    before = session.get(PLAYERS_BEFORE) or MIN_PLAYERS
+    after = session.get("setup_count") or MIN_PLAYERS
+    names = [str(session.get(f"setup_name_{slot}", "")) for slot in range(MAX_PLAYERS)]
+    entered = {slot for slot in range(MAX_PLAYERS) if state.has_entry(slot)}
+    pending = Removal.from_data(session.get(REMOVED))
+    found = after_count_change(before, after, names, entered, pending, secrets.token_urlsafe(6))
+    if found is None:
+        session.pop(REMOVED, None)
+    else:
+        session[REMOVED] = found.to_data()
+
+
+def put_back_players() -> None:
+    """A callback: the players taken out come back with their kingdoms (names and boards are
+    still kept by slot)."""
+    removal = Removal.from_data(st.session_state.pop(REMOVED, None))
+    if removal is not None:
+        st.session_state["setup_count"] = removal.count
+
+
 def apply_size_switch() -> None:
     """Switch the size a photo asked for (``ui.photo.request_size_switch``), before the size
     widget is drawn: Streamlit refuses to change a widget's value once it is on the page."""
@@ -56,6 +84,7 @@ def _size_chosen_by_hand() -> None:
     """From now on the size is the user's: photos no longer switch it."""
     st.session_state["size_by_hand"] = True
     st.session_state.pop("size_notice", None)
+    st.session_state.pop("size_question", None)
 
 
 def undo_size_switch() -> None:
@@ -78,6 +107,37 @@ def size_notice() -> None:
             icon=":material/aspect_ratio:",
         )
         st.button(_("Undo: back to 5×5"), key="undo_size", on_click=undo_size_switch)
+
+
+def size_question() -> None:
+    """A 7×7 photo came while another kingdom is in at 5×5: switch the game only if asked to."""
+    question = st.session_state.get("size_question")
+    if not isinstance(question, dict) or st.session_state.get("setup_size") != CLASSIC:
+        return
+    with st.container(border=True, key="size_question"):
+        st.info(
+            _(
+                "{player}'s photo shows a 7×7 kingdom, but another kingdom is entered at 5×5. "
+                "Switch this game to 7×7 Mighty Duel? The 5×5 kingdoms are kept for a switch "
+                "back, but every kingdom must then be entered at 7×7.",
+                player=escape_markdown(str(question.get("player", ""))),
+            ),
+            icon=":material/aspect_ratio:",
+        )
+        left, right = st.columns(2)
+        left.button(_("Switch to 7×7"), key="size_switch_yes", on_click=_switch_asked)
+        right.button(_("Keep 5×5"), key="size_switch_no", on_click=_keep_asked)
+
+
+def _switch_asked() -> None:
+    question = st.session_state.pop("size_question", None) or {}
+    st.session_state["setup_size"] = DUEL
+    st.session_state["size_notice"] = {"player": question.get("player", "")}
+
+
+def _keep_asked() -> None:
+    st.session_state.pop("size_question", None)
+    _size_chosen_by_hand()
 
 
 def _size_notice_text(notice: object) -> str:
@@ -116,8 +176,10 @@ def setup_form() -> GameSetup | None:
         key="setup_count",
         disabled=locked,
         required=True,
+        on_change=_players_changed,
     )
     count = count or MIN_PLAYERS
+    st.session_state[PLAYERS_BEFORE] = count
     columns = st.columns(MAX_PLAYERS)
     for slot in range(count):
         columns[slot].text_input(

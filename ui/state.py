@@ -225,6 +225,14 @@ def clear_kingdom(slot: int, size: int) -> None:
     forget_undo(slot, size)
 
 
+def has_entry(slot: int) -> bool:
+    """Whether anything of this player's kingdom was entered: a tile at either size, or a photo
+    (looked up without drawing anything)."""
+    boards = (st.session_state.get(_key("board", slot, size)) for size in (5, 7))
+    entered = any(b is not None and b != blank_board(b.size) for b in boards)
+    return entered or photo(slot) is not None
+
+
 def finished_rounds() -> list[tuple[Board, ...]]:
     """The boards of the Dynasty games already over (0–2 of them; empty for a single game).
 

@@ -50,13 +50,15 @@ def test_points_by_terrain_are_a_table_of_every_players_regions(app):
     app.text_input(key="setup_name_0").input("Anna").run()
     enter(app, 0, MINES_7)
     enter(app, 1, FOREST_16)
-    tables = [t.value for t in app.table if "Wheat" in t.value.columns]
+    tables = [t.value for t in app.table if "Anna" in t.value.columns]
     assert len(tables) == 1
-    rows = tables[0].set_index("Player")
+    # A row per terrain, a column per player (so that it fits a phone's width).
+    rows = tables[0].set_index("Terrain")
     # MINES_7: 7 points of wheat, 1 of forest; FOREST_16: 2 of wheat, 16 of forest.
-    assert rows.loc["Anna", "Wheat"] == 7 and rows.loc["Anna", "Forest"] == 1
-    assert rows.loc["Player 2", "Wheat"] == 2 and rows.loc["Player 2", "Forest"] == 16
-    assert list(rows.columns) == ["Wheat", "Forest", "Lake", "Grassland", "Swamp", "Mine"]
+    assert rows.loc["Wheat", "Anna"] == 7 and rows.loc["Forest", "Anna"] == 1
+    assert rows.loc["Wheat", "Player 2"] == 2 and rows.loc["Forest", "Player 2"] == 16
+    assert list(rows.index) == ["Wheat", "Forest", "Lake", "Grassland", "Swamp", "Mine"]
+    assert list(rows.columns) == ["Anna", "Player 2"]
 
 
 def test_bad_board_text_says_where_and_keeps_both_text_and_board(app):

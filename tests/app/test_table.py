@@ -147,3 +147,68 @@ def test_a_phones_language_pick_stays_in_its_address_through_a_reload(app):
     reloaded.run()
     assert reloaded.session_state["setup_language"] == "it"
     assert reloaded.subheader[0].value.endswith("Quale giocatore sei?")
+
+
+# Issue 55: seats checked where the draft is written; players taken out told everywhere ----------
+
+
+def test_a_seat_another_phone_holds_is_disabled_and_an_edited_address_does_not_take_it(app):
+    draft_id = _host(app)
+    first = _phone(draft_id)
+    first.button(key="seat_0").click().run()
+    assert first.session_state["seat"] == 0 and first.query_params["key"]
+
+    second = AppTest.from_file(APP, default_timeout=60)
+    second.query_params["player"] = "1"  # Anna's seat, typed into the address
+    second = _phone(draft_id, second)
+    assert "seat" not in second.session_state
+    assert second.button(key="seat_0").disabled and not second.button(key="seat_1").disabled
+
+    reloaded = AppTest.from_file(APP, default_timeout=60)  # the first phone's own reload
+    reloaded.query_params.update(first.query_params)
+    reloaded.run()
+    assert reloaded.session_state["seat"] == 0
+
+    app.run()
+    app.button(key="release_seat_0").click().run()  # the host gives Anna's seat free
+    second.run()
+    assert not second.button(key="seat_0").disabled
+    second.button(key="seat_0").click().run()
+    assert second.session_state["seat"] == 0
+
+
+def test_the_address_without_join_is_a_phone_and_the_hosts_reload_is_the_host(app):
+    draft_id = _host(app)
+    guest = AppTest.from_file(APP, default_timeout=60)
+    guest.query_params["draft"] = draft_id
+    guest.run()
+    assert not guest.exception
+    assert [t.key for t in guest.text_input] == ["new_player_name"]  # no setup of the host's
+    forged = AppTest.from_file(APP, default_timeout=60)
+    forged.query_params.update({"draft": draft_id, "host": "A" * 16})
+    forged.run()
+    assert [t.key for t in forged.text_input] == ["new_player_name"]
+
+    host = AppTest.from_file(APP, default_timeout=60)
+    host.query_params.update(app.query_params)  # the host's own address: id and host's key
+    host.run()
+    assert host.text_input(key="setup_name_0").value == "Anna"
+
+
+def test_players_taken_out_are_told_on_every_screen_and_put_back_from_a_phone(app):
+    draft_id = _host(app)
+    phone = _phone(draft_id)
+    phone.text_input(key="new_player_name").set_value("Carla")
+    phone.button[-1].click().run()
+    phone.run()
+    _apply(phone, 2, BOARD_51)
+    app.run()
+    app.segmented_control(key="setup_count").set_value(2).run()
+    phone.run()
+    for screen in (app, phone):
+        assert any("**Carla** was taken out of the game" in w.value for w in screen.warning)
+        assert "Carla" not in _totals(screen)
+    phone.button(key="removal_put_back").click().run()
+    app.run()
+    assert app.session_state["setup_count"] == 3 and _totals(app)["Carla"] == "51"
+    assert not any("taken out" in w.value for w in app.warning)

@@ -333,11 +333,10 @@ def test_text_with_a_mistake_survives_a_visit_to_the_history_page(app):
 def test_a_reload_on_the_history_page_keeps_the_game_for_the_score_page(app):
     app.text_input(key="setup_name_0").input("Anna").run()
     enter(app, 0, BOARD_51)
-    draft_id = app.query_params["draft"]
-    draft_id = draft_id if isinstance(draft_id, str) else draft_id[0]
-
-    other = AppTest.from_file(APP, default_timeout=60)  # reloaded at /history?draft=...
-    other.query_params["draft"] = draft_id
+    other = AppTest.from_file(APP, default_timeout=60)  # reloaded at /history?draft=...&host=...
+    for key in ("draft", "host"):  # the host's address: the game's id and the host's key
+        value = app.query_params[key]
+        other.query_params[key] = value if isinstance(value, str) else value[0]
     other.switch_page("ui/history_page.py").run()
     assert not other.exception
     other.query_params.clear()  # the sidebar's link to the score page carries no query

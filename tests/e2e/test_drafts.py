@@ -32,7 +32,8 @@ def test_a_made_up_draft_address_opens_a_new_game_and_keeps_nothing_for_the_next
         notice = page.get_by_test_id("stAlertContentInfo").filter(has_text="new address")
         expect(notice).to_be_visible()
         expect(page).not_to_have_url(re.compile(PLANTED))
-        expect(page).to_have_url(re.compile(r"\?draft=[A-Za-z0-9_-]{32}$"))
+        # A new game's address: its id, and the host's key (docs/multiplayer.md).
+        expect(page).to_have_url(re.compile(r"\?draft=[A-Za-z0-9_-]{32}&host=[A-Za-z0-9_-]{16}$"))
         set_name(page, 0, "Secret Anna")
         enter_board_text(page, 0, BOARD_51)
         expect(total_of(page, "Secret Anna")).to_contain_text("51")
