@@ -1,0 +1,157 @@
+"""What each evidence term of the reader is worth: the reader with one term taken out at a time.
+
+    python -m lab.ablation                         # the real photos at 0.5, the aau boards
+    python -m lab.ablation --scales 1 0.5 0.35     # every size (three times as long)
+    python -m lab.ablation --guards 10             # also 10 scenes of every synthetic kind
+    python -m lab.ablation --terms "far halves"    # only these terms (and the full reader)
+
+The reader is one chain of evidence (docs/vision.md): the cell network's probabilities, moved by
+what the photo adds (the table round the kingdom, the cell's art, the castle figure's place),
+then decoded under the priors (one castle, the real domino set), and frame checks that mark
+cells for a look. Each term is taken out here by replacing its function with one that adds
+nothing, in this process only (``unittest.mock``); the product is not changed. A term stays in
+the reader only if taking it out costs something on the real photos (``lab.real_gate``'s
+cases) or on a synthetic guard line (``lab.evaluate`` kinds, judged by caught): the table this
+prints is the one in docs/vision.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from unittest import mock
+
+import numpy as np
+
+from lab import real_gate
+
+
+def _decode_nothing(terrain_probs, crown_probs, model_terrain, model_crowns, **_):
+    from vision.decode import Decoded
+
+    unchanged = np.zeros(model_terrain.shape, bool)
+    return Decoded(model_terrain.copy(), model_crowns.copy(), unchanged, "off", "off")
+
+
+def _judge_holes_without_sure_holes(cells, likeness):
+    from vision.holes import judge_holes
+
+    return replace(judge_holes(cells, likeness), sure_holes=None)
+
+
+# Each term: the patches that take it out (target, replacement).
+TERMS: dict[str, tuple[tuple[str, Callable], ...]] = {
+    "second look (turns, second network)": (
+        ("vision.cells.needs_second_look", lambda t, c: np.zeros(len(t), bool)),
+    ),
+    "table likeness": (("vision.pipeline.judge_holes", lambda cells, likeness: cells),),
+    "sure holes": (("vision.pipeline.judge_holes", _judge_holes_without_sure_holes),),
+    "art check (no table in view)": (
+        ("vision.pipeline.judge_holes_by_art", lambda cells, image: cells),
+    ),
+    "far halves": (("vision.pipeline.read_far_halves", lambda image, cells: cells),),
+    "leaning figure": (("vision.pipeline.credit_leaning_figure", lambda cells, tops: cells),),
+    "second castle in doubt": (
+        (
+            "vision.cells.CellReadings._castle_in_doubt",
+            lambda self: np.zeros((self.size, self.size), bool),
+        ),
+    ),
+    "domino set (joint decoding)": (("vision.cells.decode_board", _decode_nothing),),
+    "contradiction marks": (
+        ("vision.decode.contradiction_cells", lambda t, c: np.zeros(t.shape, bool)),
+    ),
+    "ring of table (7×7 → 5×5)": (("vision.pipeline._ring_of_table", lambda loc, cells: False),),
+    "frame moved or refitted": (
+        (
+            "vision.pipeline._over_left_out_tiles",
+            lambda image, loc, board_image, cells, size, others: (loc, board_image, cells, ()),
+        ),
+    ),
+    "open sides marked": (("vision.pipeline._open_sides_in_doubt", lambda cells: cells),),
+    "off the seams": (("vision.pipeline.off_the_seams", lambda board_image, board: False),),
+    "castle to the centre": (("vision.pipeline.centre_on_castle", lambda loc, castle: loc),),
+}
+
+
+@contextlib.contextmanager
+def without(term: str | None) -> Iterator[None]:
+    """The reader with ``term`` taken out (None: the whole reader)."""
+    with contextlib.ExitStack() as stack:
+        for target, replacement in TERMS[term] if term else ():
+            stack.enter_context(mock.patch(target, replacement))
+        yield
+
+
+def real_figures(cases: list[real_gate.Case], inputs: dict) -> dict[str, float]:
+    """Cells right, kingdoms exact, caught and flags per kingdom over ``cases``, whose images
+    (``real_gate.image_and_truth``) are made once by the whole reader: ``inputs``."""
+    with mock.patch("lab.real_gate.image_and_truth", inputs.__getitem__):
+        outcomes = real_gate.read_all(cases)
+    if not outcomes:
+        return {"cells wrong": 0, "exact": float("nan"), "caught": float("nan"), "flags": 0.0}
+    found = [o for o in outcomes if o.found]
+    wrong = sum(len(o.wrong) for o in found) + sum(o.cells for o in outcomes if not o.found)
+    return {
+        "cells wrong": wrong,
+        "exact": sum(not o.wrong for o in found) / len(outcomes),
+        "caught": sum(o.caught for o in outcomes) / len(outcomes),
+        "flags": sum(o.flags for o in found) / max(len(found), 1),
+    }
+
+
+def guard_figures(count: int, kinds: list[str] | None, seed: int | None) -> dict[str, float]:
+    """Caught and totals right, worst over the synthetic ``kinds`` (all: None), ``count``
+    scenes each, from ``seed`` on (None: each kind's evaluation seeds)."""
+    from lab.evaluate import evaluate_kinds
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        figures = evaluate_kinds(count, kinds, seed)
+    return {
+        "guard caught": min(f["totals_or_caught"] for f in figures.values()),
+        "guard totals": sum(f["totals"] for f in figures.values()) / len(figures),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scales", nargs="+", type=float, default=[0.5])
+    parser.add_argument("--guards", type=int, default=0, help="scenes of every synthetic kind")
+    parser.add_argument("--kind", action="append", help="only these synthetic kinds")
+    parser.add_argument("--seed", type=int, help="synthetic scenes from this seed on")
+    parser.add_argument("--no-real", action="store_true", help="only the synthetic guards")
+    parser.add_argument("--terms", nargs="+", choices=list(TERMS), default=list(TERMS))
+    args = parser.parse_args(argv)
+    cases = [] if args.no_real else real_gate.cases(scales=args.scales)
+    print(f"{len(cases)} real cases ({', '.join(real_gate.SOURCES)}) at {args.scales}")
+    if args.guards:
+        kinds = ", ".join(args.kind or ["every kind"])
+        seeds = "evaluation seeds" if args.seed is None else f"seeds from {args.seed}"
+        print(f"guards: {args.guards} scenes of {kinds} ({seeds})")
+    header = f"{'taken out':<38}{'cells wrong':>12}{'exact':>8}{'caught':>8}{'flags':>7}"
+    if args.guards:
+        header += f"{'guard caught (worst)':>22}{'guard totals':>14}"
+    print(header)
+    print("-" * len(header))
+    # A soft frame is calibrated on the tiles the reader finds: made once, by the whole reader.
+    inputs = {case: real_gate.image_and_truth(case) for case in cases}
+    for term in [None, *args.terms]:
+        with without(term):
+            row = real_figures(cases, inputs)
+            if args.guards:
+                row |= guard_figures(args.guards, args.kind, args.seed)
+        line = (
+            f"{term or '(nothing: the whole reader)':<38}{row['cells wrong']:>12}"
+            f"{row['exact']:>8.1%}{row['caught']:>8.1%}{row['flags']:>7.2f}"
+        )
+        if args.guards:
+            line += f"{row['guard caught']:>22.1%}{row['guard totals']:>14.1%}"
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
