@@ -325,13 +325,21 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
 def _provisional(kingdoms: dict[str, LoadedInput]) -> Message | None:
     """Why the ranking names no winner yet, with what to do: cells of photo-read kingdoms the
-    reader was unsure of or its decoding changed. None when there are none."""
+    reader was unsure of or its decoding changed, and kingdoms (read or typed) that contradict
+    themselves (``scoring.tileset.contradictions``: their warnings below say where). None when
+    there are none."""
     from games.results import cells_text
+    from scoring.tileset import contradictions
 
     flagged = [
         msg("{cells} of {player}'s kingdom", cells=cells_text(cells), player=name)
         for name, cells in ((name, _cells_to_check(loaded)) for name, loaded in kingdoms.items())
         if cells
+    ]
+    flagged += [
+        msg("{player}'s kingdom impossible with the real dominoes", player=name)
+        for name, loaded in kingdoms.items()
+        if contradictions(loaded.board)
     ]
     if not flagged:
         return None

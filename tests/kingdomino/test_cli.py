@@ -157,14 +157,18 @@ def test_usage_errors_are_one_line_too():
 
 
 def test_rank_explains_the_tie_break(tmp_path):
+    # Two kingdoms real dominoes can build (ANNA and BEN each need the one M0 twice, so they
+    # name no winner): 39 points each, largest regions 16 and 7.
+    from tests.app_boards import FOREST_16, MINES_7
+
     anna, ben = tmp_path / "anna.txt", tmp_path / "ben.txt"
-    anna.write_text(ANNA)
-    ben.write_text(BEN)
+    anna.write_text(MINES_7)
+    ben.write_text(FOREST_16)
     result = run("rank", f"Anna={anna}", f"Ben={ben}")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("1. Ben ") and lines[1].startswith("2. Anna")
-    assert "Ben and Anna both have 35; Ben's largest region, 6 cells, beats Anna's 5." in lines
+    assert "Ben and Anna both have 39; Ben's largest region, 16 cells, beats Anna's 7." in lines
 
 
 def test_rank_json_and_shared_place(board_file):
@@ -356,3 +360,16 @@ def test_rank_names_the_winner_when_no_photo_cell_is_left_to_check(tmp_path, mon
     assert main(["rank", "--json", f"A={photo}", f"C={typed}"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["provisional"] is None and len(result["winners"]) >= 1
+
+
+def test_rank_names_no_winner_beside_a_kingdom_that_contradicts_itself(tmp_path, board_file):
+    # 19 tiles besides the castle: an odd number no set of dominoes lays (issue 55, 1).
+    odd = tmp_path / "odd.txt"
+    odd.write_text("W0 W0 F0 F0 .\nL0 L0 G0 G0 S0\nW0 W0 C F0 F0\nL0 L0 G0 G0 S0\nW0 W0 F0 F0 S0\n")
+    result = run("rank", "--json", f"Anna={board_file}", f"Ben={odd}")
+    assert result.returncode == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert record["winners"] == []
+    assert "Ben's kingdom impossible with the real dominoes" in record["provisional"]
+    text = run("rank", f"Anna={board_file}", f"Ben={odd}").stdout
+    assert text.startswith("Provisional, no winner named") and "an odd number" in text
