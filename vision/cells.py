@@ -229,9 +229,15 @@ class CellReadings:
         plain tile read as a hole (by the art check where no table shows, or the model alone)
         takes Harmony and splits a region: a cell the user confirms is cheap beside a total
         that is silently wrong (kd_czech_01 and kd_czech_04 in ../shared lost 8 and 32 points
-        so)."""
+        so). Every hole, sure or not, when decoding had to change cells."""
         holes = self._decision[0] == _EMPTY
-        return holes if self.sure_holes is None else holes & ~self.sure_holes
+        if self.sure_holes is None or self._decoded.status == "corrected":
+            # The model's own reading contradicted itself and decoding changed cells to mend
+            # it: a hole is as likely the misread as the cells it changed, however sure the
+            # table looked (soft-wood evaluation scene 11028: a 7×7 framed off its castle, a
+            # grassland corner on the wood read as a sure hole, the only wrong cell unmarked).
+            return holes
+        return holes & ~self.sure_holes
 
     def _castle_in_doubt(self) -> np.ndarray:
         """(N, N) bool: the board's castle and every cell not beside it that reads castle at

@@ -276,6 +276,23 @@ def test_a_reading_real_dominoes_build_flags_only_the_holes_no_table_confirms():
     assert confirmed.board == board and not confirmed.uncertain.any()
 
 
+def test_when_decoding_mends_a_reading_even_a_sure_hole_is_marked():
+    # Soft-wood evaluation scene 11028: decoding changed cells of a 7×7 framed off its castle,
+    # and a grassland corner read as a hole the table "confirmed" was the one wrong cell left
+    # unmarked. A reading that needed mending asks for a look at its holes too.
+    board = random_kingdom(5, 7, holes=1)
+    holes = np.array([[cell.terrain is Terrain.EMPTY for cell in row] for row in board.cells])
+    terrain, crowns = probabilities(board, sure=0.999)
+    confirmed = CellReadings(terrain, crowns, 0.5, sure_holes=holes)
+    assert not confirmed.uncertain.any()
+    r, c = next((r, c) for r, c, cell in board.iter_cells() if cell == Cell(Terrain.WHEAT, 0))
+    mended = CellReadings(
+        *misread(terrain, crowns, r, c, Cell(Terrain.WHEAT, 1), share=0.52), 0.5, sure_holes=holes
+    )
+    assert mended.corrected[r, c] and mended.board == board
+    assert mended.uncertain[holes].all()
+
+
 @pytest.mark.parametrize("slack,corrected", [(-0.1, False), (0.1, True)])
 def test_how_far_decoding_may_stray_is_measured_in_the_models_probabilities(slack, corrected):
     """The set's counts rank the boards, but not how far one may be from the model's reading:
