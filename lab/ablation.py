@@ -4,6 +4,7 @@
     python -m lab.ablation --scales 1 0.5 0.35     # every size (three times as long)
     python -m lab.ablation --guards 10             # also 10 scenes of every synthetic kind
     python -m lab.ablation --terms "far halves"    # only these terms (and the full reader)
+    python -m lab.ablation --motivating            # each term on the scenes it was made for
 
 The reader is one chain of evidence (docs/vision.md): the cell network's probabilities, moved by
 what the photo adds (the table round the kingdom, the cell's art, the castle figure's place),
@@ -64,6 +65,12 @@ TERMS: dict[str, tuple[tuple[str, Callable], ...]] = {
     "contradiction marks": (
         ("vision.decode.contradiction_cells", lambda t, c: np.zeros(t.shape, bool)),
     ),
+    "unconfirmed holes marked": (
+        (
+            "vision.cells.CellReadings._unconfirmed_holes",
+            lambda self: np.zeros((self.size, self.size), bool),
+        ),
+    ),
     "ring of table (7×7 → 5×5)": (("vision.pipeline._ring_of_table", lambda loc, cells: False),),
     "frame moved or refitted": (
         (
@@ -75,6 +82,64 @@ TERMS: dict[str, tuple[tuple[str, Callable], ...]] = {
     "off the seams": (("vision.pipeline.off_the_seams", lambda board_image, board: False),),
     "castle to the centre": (("vision.pipeline.centre_on_castle", lambda loc, castle: loc),),
 }
+
+
+def _seeds(kind: str, first: int, count: int) -> tuple[tuple[str, int], ...]:
+    return tuple((kind, seed) for seed in range(first, first + count))
+
+
+# The development scenes each term was made for, as its comment or commit names them (kinds as
+# ``lab.evaluate.evaluate_scenes`` draws them), or, for a term made for a kind of scene, that
+# kind's first development seeds (lab/README.md). ``--motivating`` reads them with and without it.
+MOTIVATING: dict[str, tuple[tuple[str, int], ...]] = {
+    "second look (turns, second network)": _seeds("hard", 5000, 20),
+    "table likeness": (("soft wood", 11105), *_seeds("hard", 5000, 10)),
+    "sure holes": (("camera", 7564), ("soft wood", 11201)),
+    "art check (no table in view)": _seeds("tight_cloth", 9300, 40),
+    "far halves": _seeds("camera", 7100, 20),
+    "leaning figure": _seeds("camera", 7100, 20),
+    "second castle in doubt": _seeds("tight_cloth", 9300, 40),
+    "domino set (joint decoding)": _seeds("hard", 5000, 20),
+    "unconfirmed holes marked": (("soft wood", 11028), *_seeds("tight_cloth", 9300, 20)),
+    "frame moved or refitted": (("camera", 8447),),
+    "open sides marked": (("camera", 8459), ("camera", 8474), ("camera", 8796)),
+    "off the seams": (("camera", 7812),),
+}
+
+
+def motivating_figures(scenes: tuple[tuple[str, int], ...]) -> dict[str, int]:
+    """Kingdoms found, totals right and caught over ``scenes``, one ``evaluate_scenes`` each."""
+    from lab.evaluate import evaluate_scenes
+
+    found = totals = caught = 0
+    for kind, seed in scenes:
+        options = {
+            "hard": {},
+            "camera": {"camera": True},
+            "soft wood": {"soft_wood": True},
+        }.get(kind, {"kind": kind})
+        with contextlib.redirect_stdout(io.StringIO()):
+            figures = evaluate_scenes(1, seed, **options)
+        found += round(figures["found"])
+        totals += round(figures["totals"] * figures["found"])
+        caught += round(figures["totals_or_caught"] * figures["found"])
+    return {"scenes": len(scenes), "found": found, "totals": totals, "caught": caught}
+
+
+def print_motivating(terms: list[str]) -> None:
+    """For each term with scenes in ``MOTIVATING``: those scenes read by the whole reader and
+    without the term (found, totals right, caught)."""
+    header = f"{'term':<38}{'scenes':>7}{'whole reader':>22}{'taken out':>22}"
+    print(header + "\n" + "-" * len(header) + f"\n{'':<45}{'found/totals/caught':>22}")
+    for term in terms:
+        scenes = MOTIVATING.get(term)
+        if not scenes:
+            continue
+        whole = motivating_figures(scenes)
+        with without(term):
+            out = motivating_figures(scenes)
+        cells = [f"{f['found']}/{f['totals']}/{f['caught']}" for f in (whole, out)]
+        print(f"{term:<38}{len(scenes):>7}{cells[0]:>22}{cells[1]:>22}", flush=True)
 
 
 @contextlib.contextmanager
@@ -124,7 +189,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help="synthetic scenes from this seed on")
     parser.add_argument("--no-real", action="store_true", help="only the synthetic guards")
     parser.add_argument("--terms", nargs="+", choices=list(TERMS), default=list(TERMS))
+    parser.add_argument(
+        "--motivating",
+        action="store_true",
+        help="only each term's own development scenes (MOTIVATING), with and without it",
+    )
     args = parser.parse_args(argv)
+    if args.motivating:
+        print_motivating(args.terms)
+        return 0
     cases = [] if args.no_real else real_gate.cases(scales=args.scales)
     print(f"{len(cases)} real cases ({', '.join(real_gate.SOURCES)}) at {args.scales}")
     if args.guards:

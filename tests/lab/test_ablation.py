@@ -32,3 +32,14 @@ def test_the_real_figures_of_a_board_read_right(shared_dir):
     case = Case("aau boards", "1", 0.5)
     row = ablation.real_figures([case], {case: image_and_truth(case)})
     assert row["cells wrong"] == 0 and row["exact"] == 1.0 and row["caught"] == 1.0
+
+
+def test_each_terms_own_scenes_name_a_term_and_a_kind_the_lab_draws():
+    from lab.synth import KINDS
+
+    assert set(ablation.MOTIVATING) <= set(ablation.TERMS)
+    for scenes in ablation.MOTIVATING.values():
+        assert scenes
+        for kind, seed in scenes:
+            assert kind in ("hard", "camera", "soft wood") or kind in KINDS
+            assert isinstance(seed, int)
