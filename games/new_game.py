@@ -90,9 +90,7 @@ def entered(parts: Mapping[str, Mapping]) -> bool:
     return False
 
 
-def start(
-    parts: Mapping[str, Mapping], swap_id: str, writer: str, version: int
-) -> dict[str, dict]:
+def start(parts: Mapping[str, Mapping], swap_id: str, writer: str, version: int) -> dict[str, dict]:
     """The parts to write to start a new game (the same players and rules; no finished games,
     no kingdoms): the cleared game kept in ``PREVIOUS`` when it holds anything entered, else
     the game kept before stays (with its notice)."""

@@ -10,7 +10,6 @@ from games.new_game import NEW_GAME, PUT_BACK, STARTED, GameSwap, entered, put_b
 from tests.app_boards import BOARD_51, FOREST_16
 
 
-
 def _game(*names: str, **extra) -> dict:
     widgets = {"setup_count": len(names), "setup_middle_kingdom": True}
     widgets |= {f"setup_name_{slot}": name for slot, name in enumerate(names)}
