@@ -28,7 +28,7 @@ from games.draft_parts import GAME, PREVIOUS, kingdom_slot
 from games.editing import blank_board
 from scoring import BoardError, parse_board
 
-NEW_GAME = "new_game"  # the game's flag holding the last swap (``GameSwap.to_data``)
+NEW_GAME = "game_swapped"  # the game's flag holding the last swap (``GameSwap.to_data``)
 STARTED, PUT_BACK = "started", "put_back"  # a new game started; the previous one put back
 EMPTY: dict = {"images": []}
 
