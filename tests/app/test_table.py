@@ -262,3 +262,16 @@ def test_putting_back_over_the_new_games_kingdoms_keeps_those_to_put_back_in_tur
     assert _totals(app) == _totals(phone) == {"Ben": "51"}
     app.button(key="new_game_keep").click().run()  # this screen keeps it: told no more here
     assert not _notice(app) and _notice(phone)
+
+
+def test_a_page_that_cannot_keep_a_draft_keeps_the_cleared_game_itself(tmp_path, monkeypatch):
+    (tmp_path / "not-a-folder").write_text("")
+    monkeypatch.setenv("KINGDOMINO_DB", str(tmp_path / "not-a-folder" / "games.db"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert at.session_state["draft_id"] is None  # (the page says why it will not survive a reload)
+    _apply(at, 0, FOREST_16)
+    at.button(key="new_game").click().run()
+    assert "**A new game was started here**" in _notice(at) and _totals(at) == {}
+    at.button(key="new_game_put_back").click().run()
+    assert _totals(at) == {"Player 1": "39"} and not _notice(at)
