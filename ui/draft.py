@@ -430,8 +430,9 @@ def put_back_game(asked: str) -> None:
         return
     try:
         done = DraftStore().put_back_game(draft_id, _writer(), asked)
-    except (HistoryError, sqlite3.Error):
-        done = False
+    except (HistoryError, sqlite3.Error) as err:
+        st.toast(escape_markdown(say(err)), icon=":material/error:")
+        return
     if not done:
         st.toast(_(_NOT_PUT_BACK), icon=":material/sync_problem:")
     st.session_state["draft_version"] = None
