@@ -23,6 +23,8 @@ from scoring import BoardError, parse_board
 
 GAME = "game"
 VIEW = "view"
+# The game a new game cleared, kept to put back (games.new_game): shared, never a screen's own.
+PREVIOUS = "previous_game"
 _KINGDOM = "kingdom_"
 # Widgets that belong to one screen: whose kingdom is open, the photo source, the text box being
 # typed in, the brush, and the language picked there (ui.language: each phone at a table speaks
@@ -72,7 +74,10 @@ def join_parts(parts: Mapping[str, Mapping]) -> dict:
     """One snapshot of ``parts`` (those given only: a missing game part leaves its sections out)."""
     snapshot: dict = {section: {} for section in ("widgets", "flags", *_KINGDOM_SECTIONS)}
     images: set[str] = set()
-    for part in parts.values():
+    for name, part in parts.items():
+        if name == PREVIOUS:  # not on the table: only its images are the draft's to keep
+            images.update(part.get("images", ()))
+            continue
         for section, value in part.items():
             if section == "images":
                 images.update(value)

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from games.draft_parts import GAME, VIEW, PartVersion, join_parts, split_parts
 from games.history import GameHistory, register_tables
+from games.new_game import put_back, start
 from games.seats import SEATS, SeatError, Seats, guest_parts, sit
 from scoring.words import Message, msg
 
@@ -234,6 +235,55 @@ class DraftStore:
             return seats.release(slot), None
 
         self._change_seats(draft_id, change)
+
+    def new_game(self, draft_id: str, writer: str, host_key: object) -> bool:
+        """The host starts a new game (same players and rules, no kingdoms), the cleared game
+        kept in the draft to put back and told on every screen (``games.new_game.start``), in
+        one write transaction. Only the host's key may (``games.seats``: the setup is the
+        host's); False when refused or there is no such draft."""
+        if not self.is_host(draft_id, host_key):
+            return False
+
+        def change(parts, version):
+            return start(parts, secrets.token_urlsafe(6), writer, version)
+
+        return self._rewrite(draft_id, writer, change)
+
+    def put_back_game(self, draft_id: str, writer: str, asked: str) -> bool:
+        """Any screen at the table puts back the game the swap ``asked`` kept (the game on the
+        table kept in its turn when anything was entered there: ``games.new_game.put_back``),
+        in one write transaction. False when that game is no longer the one kept."""
+
+        def change(parts, version):
+            return put_back(parts, secrets.token_urlsafe(6), writer, version, asked)
+
+        return self._rewrite(draft_id, writer, change)
+
+    def _rewrite(self, draft_id: str, writer: str, change) -> bool:
+        """Read the draft's parts, write the parts ``change(parts, version)`` gives (None:
+        nothing) at a new version, as ``writer``, in one write transaction."""
+        if not is_draft_id(draft_id):
+            return False
+        with self._connect(_SAVING) as db:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute(
+                "SELECT state_json, version FROM drafts WHERE id = ?", (draft_id,)
+            ).fetchone()
+            stored = _json(row[0]) if row else None
+            if stored is None:
+                return False
+            parts, versions = _parts_of(stored)
+            version = row[1] + 1
+            changed = change(parts, version)
+            if changed is None:
+                return False
+            for name, part in changed.items():
+                before = versions.get(name)
+                parts[name] = part
+                versions[name] = PartVersion(version, writer, before.version if before else 0)
+            seats = Seats.from_data(stored.get(SEATS))
+            self._write(db, draft_id, _state(parts, versions, seats), version, {})
+        return True
 
     def seats(self, draft_id: str) -> Seats:
         found = self.load(draft_id, whole=False)

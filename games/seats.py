@@ -5,8 +5,10 @@ The host (the page that started the game, known by a key only the server can mak
 seat, claimed here and kept in the draft, so that no other phone can take it; it changes its own
 player's kingdom only. The players' names, the rules and the number of players are the host's,
 with two exceptions a phone needs: adding itself as a new player (``sit`` with a name), and
-putting back players the host took out with their kingdoms (``games.removals``). A taken seat is
-given free by the host (``Seats.release``).
+putting back players the host took out with their kingdoms (``games.removals``). Starting a new
+game is the host's too (``DraftStore.new_game`` checks the host's key); putting back the game it
+cleared is any screen's (``DraftStore.put_back_game``, ``games.new_game``), and a phone's own
+writes never reach the kept game. A taken seat is given free by the host (``Seats.release``).
 
 A seat is held by a key the phone keeps (in its tab's address, so a reload keeps it); the draft
 stores only the key's digest.

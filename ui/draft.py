@@ -25,6 +25,7 @@ import streamlit as st
 
 from games.draft_parts import (
     GAME,
+    PREVIOUS,
     VIEW,
     Change,
     changes_since,
@@ -35,6 +36,9 @@ from games.draft_parts import (
 from games.drafts import DraftStore, Guest, SavedParts, is_draft_id
 from games.editing import blank_board
 from games.history import HistoryError, default_db_path
+from games.new_game import NEW_GAME, GameSwap
+from games.new_game import put_back as put_back_kept
+from games.new_game import start as start_game
 from games.removals import REMOVED
 from games.seats import SeatError, Seats, new_seat_key
 from scoring import Terrain, parse_board
@@ -48,8 +52,9 @@ HOST_PARAM = "host"  # the host's key (games.drafts.DraftStore.host_key), in the
 # Widget values that are plain JSON (names, toggles, choices, board text, whose kingdom is open),
 # and the brush each player last painted with.
 _WIDGET_PREFIXES = ("setup_", "source_", "text_", "brush_crowns_", "kingdom_shown")
-# The game's flags (in its part of the draft): REMOVED tells every screen of players taken out.
-_FLAGS = ("size_by_hand", "size_notice", "size_question", "saved_code", REMOVED)
+# The game's flags (in its part of the draft): REMOVED tells every screen of players taken out,
+# NEW_GAME of a new game started (or the previous one put back) with the other game kept.
+_FLAGS = ("size_by_hand", "size_notice", "size_question", "saved_code", REMOVED, NEW_GAME)
 _SIZES = (5, 7)
 _SLOTS = range(4)
 
@@ -344,11 +349,15 @@ def pull() -> list[Change]:
     current = split_parts(snapshot)
     pending = set(_changed_parts(current)) - {VIEW}
     changes = changes_since(stored.versions, session["draft_known"], session["draft_own"], pending)
+    swap = GameSwap.from_data(stored.parts.get(GAME, {}).get("flags", {}).get(NEW_GAME))
     for change in changes:
         name = change.part
+        # The parts a new game (or the previous game put back) replaced are told by its own
+        # notice, with the way back (ui.live.new_game_notice), not as another phone's change.
+        swapped = swap is not None and stored.versions[name].version == swap.version
         # The setup is told only when this session's change there was lost (a phone adding its
         # player on top of the host's names is the table filling up, not a conflict).
-        if change.replaced_own and (name != GAME or change.unseen):
+        if change.replaced_own and not swapped and (name != GAME or change.unseen):
             mine = current.get(name, _EMPTY_PART)
             kept = {key: arrays[key] for key in mine["images"] if key in arrays}
             conflicts()[name] = Kept(mine, kept, change.unseen)
@@ -391,6 +400,66 @@ def put_back(name: str) -> None:
 
 def keep_theirs(name: str) -> None:
     conflicts().pop(name, None)
+
+
+def start_new_game() -> None:
+    """A callback, the host's: a new game (the same players and rules, no kingdoms) on every
+    screen, the game it clears kept in the draft and told on every screen with the way back
+    (``games.new_game``). This page takes it in at the top of its next run (``pull``)."""
+    draft_id = st.session_state.get("draft_id")
+    if draft_id is None:
+        _swap_here(lambda parts: start_game(parts, secrets.token_urlsafe(6), _writer(), 0))
+        return
+    try:
+        done = DraftStore().new_game(draft_id, _writer(), st.session_state.get("draft_host"))
+    except (HistoryError, sqlite3.Error) as err:
+        st.toast(escape_markdown(say(err)), icon=":material/error:")
+        return
+    if not done:  # no game stored under this page's draft yet: this page alone
+        _swap_here(lambda parts: start_game(parts, secrets.token_urlsafe(6), _writer(), 0))
+    st.session_state["draft_version"] = None  # look again at once
+
+
+def put_back_game(asked: str) -> None:
+    """A callback, any screen's: the game the notice ``asked`` told of is put back on every
+    screen (the game it replaces kept in turn when anything was entered there)."""
+    draft_id = st.session_state.get("draft_id")
+    if draft_id is None:
+        new_id = secrets.token_urlsafe(6)
+        _swap_here(lambda parts: put_back_kept(parts, new_id, _writer(), 0, asked))
+        return
+    try:
+        done = DraftStore().put_back_game(draft_id, _writer(), asked)
+    except (HistoryError, sqlite3.Error) as err:
+        st.toast(escape_markdown(say(err)), icon=":material/error:")
+        return
+    if not done:
+        st.toast(_(_NOT_PUT_BACK), icon=":material/sync_problem:")
+    st.session_state["draft_version"] = None
+
+
+_NOT_PUT_BACK = N_("That game can no longer be put back: it was changed on another screen.")
+_KEPT_HERE = "previous_game_here"  # the kept game of a page without a draft: (part, images)
+
+
+def _swap_here(change) -> None:
+    """Without a draft (the file cannot hold one): the same new game or put-back on this
+    page alone, the other game kept in this session."""
+    session = st.session_state
+    snapshot, arrays = _snapshot()
+    parts = {n: p for n, p in split_parts(snapshot).items() if n != VIEW}
+    kept = session.get(_KEPT_HERE)
+    if kept is not None:
+        parts[PREVIOUS] = kept[0]
+        arrays = {**kept[1], **arrays}
+    changed = change(parts)
+    if changed is None:
+        return
+    for name, part in changed.items():
+        if name == PREVIOUS:
+            session[_KEPT_HERE] = (part, {k: arrays[k] for k in part["images"] if k in arrays})
+        else:
+            _take_part(name, part, {}, arrays)
 
 
 def _take_part(name: str, part: dict, images: dict[str, bytes], decoded=None) -> None:

@@ -9,6 +9,7 @@ import streamlit as st
 from games.draft_parts import GAME, kingdom_slot
 from games.invite import JOIN_PARAM
 from games.model import MAX_PLAYERS, MIN_PLAYERS, GameSetup
+from games.new_game import NEW_GAME, STARTED, GameSwap
 from games.removals import REMOVED, Removal
 from games.seats import SeatError
 from translations import LANGUAGES
@@ -270,3 +271,54 @@ def removal_notice() -> None:
 def _dismissed() -> set[str]:
     """The removals this screen was told of and chose to leave out (this screen only)."""
     return st.session_state.setdefault("removals_left_out", set())
+
+
+def new_game_notice() -> None:
+    """A new game started (or the previous game put back over new entries), on any screen,
+    with the other game kept (``games.new_game``): said here, with the way back; "Keep" hides
+    the notice on this screen only."""
+    swap = GameSwap.from_data(st.session_state.get(NEW_GAME))
+    if swap is None or swap.id in _games_kept():
+        return
+    here = swap.by == st.session_state.get("draft_writer")
+    if swap.kind == STARTED:
+        if here:
+            told = _(
+                "**A new game was started here**, and the previous game's kingdoms were cleared "
+                "on every screen. The previous game is kept: put it back, or keep the new game."
+            )
+        else:
+            told = _(
+                "**A new game was started on another screen**, and the previous game's kingdoms "
+                "were cleared on every screen. The previous game is kept: put it back, or keep "
+                "the new game."
+            )
+        back, keep = _("Put back the previous game"), _("Keep the new game")
+    else:
+        if here:
+            told = _(
+                "**The previous game was put back here**, over kingdoms entered in the new game. "
+                "Those are kept: put the new game back, or keep the previous one."
+            )
+        else:
+            told = _(
+                "**The previous game was put back on another screen**, over kingdoms entered in "
+                "the new game. Those are kept: put the new game back, or keep the previous one."
+            )
+        back, keep = _("Put back the new game"), _("Keep the previous game")
+    with st.container(border=True, key="new_game_notice"):
+        st.warning(told, icon=":material/restart_alt:")
+        left, right = st.columns(2)
+        left.button(
+            back,
+            key="new_game_put_back",
+            on_click=draft.put_back_game,
+            args=(swap.id,),
+            icon=":material/undo:",
+        )
+        right.button(keep, key="new_game_keep", on_click=_games_kept().add, args=(swap.id,))
+
+
+def _games_kept() -> set[str]:
+    """The new games this screen was told of and chose to keep (this screen only)."""
+    return st.session_state.setdefault("new_games_kept", set())

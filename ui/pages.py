@@ -12,7 +12,6 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from games.editing import blank_board
 from games.history import GameHistory, HistoryError
 from games.model import Game, GameSetup, game_to_dict
-from games.removals import REMOVED
 from games.results import GameResult, provisional_reason, result_to_dict, score_game, summary
 from games.share import SharedGame, ShareError, decode_shared, encode_game
 from ui import draft, live, state
@@ -71,6 +70,7 @@ def _game_in_progress() -> None:
         setup = setup_form()
     live.conflict_notices(setup)
     live.removal_notice()
+    live.new_game_notice()
     invite_the_table(st.session_state.get("draft_id"))
     if setup is None:
         return
@@ -98,6 +98,7 @@ def _joined_game() -> None:
     setup = current_setup()
     live.conflict_notices(setup)
     live.removal_notice()
+    live.new_game_notice()
     if setup is None:
         st.info(_("The host is still setting up the game; this page follows it."))
         return
@@ -282,7 +283,12 @@ def _session_buttons(game: Game, final: bool) -> None:
             help=None if final else _("Enter and check every kingdom of this game first"),
         )
     with st.popover(_("Start a new game")):
-        st.write(_("This clears every kingdom entered on this page (saved games stay in History)."))
+        st.write(
+            _(
+                "This clears the kingdoms and finished games on every screen of this game; the "
+                "game is kept, to put back (saved games stay in History)."
+            )
+        )
         st.button(_("Yes, clear everything"), key="new_game", on_click=_new_game)
 
 
@@ -294,13 +300,9 @@ def _next_game(game: Game) -> None:
 
 
 def _new_game() -> None:
-    state.finished_rounds().clear()
-    state.finished_photos().clear()
-    for size in (5, 7):
-        for slot in range(4):
-            state.clear_kingdom(slot, size)
-    for key in ("saved_code", "size_by_hand", "size_notice", "size_question", REMOVED):
-        st.session_state.pop(key, None)
+    """A callback: a new game on every screen, the cleared one kept and told with the way back
+    (``ui.draft.start_new_game``, ``games.new_game``)."""
+    draft.start_new_game()
 
 
 def _open_in_editor(game: Game, shared: SharedGame | None = None) -> None:

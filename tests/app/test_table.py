@@ -212,3 +212,66 @@ def test_players_taken_out_are_told_on_every_screen_and_put_back_from_a_phone(ap
     app.run()
     assert app.session_state["setup_count"] == 3 and _totals(app)["Carla"] == "51"
     assert not any("taken out" in w.value for w in app.warning)
+
+
+def _notice(at: AppTest) -> str:
+    """The new game's notice (or the previous game's put back), as the screen says it."""
+    return " ".join(w.value for w in at.warning if "game was" in w.value)
+
+
+def test_a_new_game_is_told_on_every_screen_and_put_back_from_a_phone(app):
+    draft_id = _host(app)
+    phone = _phone(draft_id)
+    phone.button(key="seat_1").click().run()
+    _apply(phone, 1, BOARD_51)
+    app.run()
+    _apply(app, 0, FOREST_16)
+    assert _totals(app) == {"Anna": "39", "Ben": "51"}
+
+    app.button(key="new_game").click().run()  # the host: "Yes, clear everything"
+    phone.run()
+    assert "**A new game was started here**" in _notice(app)
+    assert "**A new game was started on another screen**" in _notice(phone)
+    for screen in (app, phone):
+        assert _totals(screen) == {}  # the kingdoms were cleared on every screen ...
+        assert not any("changed on another phone" in w.value for w in screen.warning)
+    phone.button(key="new_game_put_back").click().run()  # ... and a phone puts them back
+    app.run()
+    for screen in (app, phone):
+        assert _totals(screen) == {"Anna": "39", "Ben": "51"}
+        assert not _notice(screen)  # nothing entered since: no other game to tell of
+    assert phone.text_area(key="text_5_1").value == BOARD_51
+
+
+def test_putting_back_over_the_new_games_kingdoms_keeps_those_to_put_back_in_turn(app):
+    draft_id = _host(app)
+    phone = _phone(draft_id)
+    phone.button(key="seat_1").click().run()
+    _apply(app, 0, FOREST_16)
+    app.button(key="new_game").click().run()
+    phone.run()
+    _apply(phone, 1, BOARD_51)  # Ben enters the new game's kingdom
+    app.run()
+    assert _totals(app) == {"Ben": "51"}
+    app.button(key="new_game_put_back").click().run()
+    phone.run()
+    assert _totals(app) == _totals(phone) == {"Anna": "39"}
+    assert "**The previous game was put back on another screen**" in _notice(phone)
+    phone.button(key="new_game_put_back").click().run()  # "Put back the new game"
+    app.run()
+    assert _totals(app) == _totals(phone) == {"Ben": "51"}
+    app.button(key="new_game_keep").click().run()  # this screen keeps it: told no more here
+    assert not _notice(app) and _notice(phone)
+
+
+def test_a_page_that_cannot_keep_a_draft_keeps_the_cleared_game_itself(tmp_path, monkeypatch):
+    (tmp_path / "not-a-folder").write_text("")
+    monkeypatch.setenv("KINGDOMINO_DB", str(tmp_path / "not-a-folder" / "games.db"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert at.session_state["draft_id"] is None  # (the page says why it will not survive a reload)
+    _apply(at, 0, FOREST_16)
+    at.button(key="new_game").click().run()
+    assert "**A new game was started here**" in _notice(at) and _totals(at) == {}
+    at.button(key="new_game_put_back").click().run()
+    assert _totals(at) == {"Player 1": "39"} and not _notice(at)

@@ -101,6 +101,45 @@ def test_a_player_taken_out_on_one_screen_is_told_on_every_screen_with_put_back(
             context.close()
 
 
+def test_a_new_game_on_the_host_is_told_on_a_phone_whose_put_back_restores_every_screen(
+    browser, app_server
+):
+    opened: list = []
+    try:
+        host = _screen(browser, "desktop", opened)
+        address = _host(host, app_server.url)
+        ben = _screen(browser, "phone", opened)
+        _join_as(ben, f"{address}&join=1", "Ben")
+        enter_board_text(ben, 1, BOARD_51)
+        expect(total_of(host, "Ben")).to_contain_text("51", timeout=FOLLOWS_WITHIN_MS)
+
+        # The host starts a new game: Ben's kingdom is cleared on both screens, and each is
+        # told where, with the way back.
+        click_when_idle(host, host.get_by_role("button", name="Start a new game"))
+        click_when_idle(host, host.get_by_role("button", name="Yes, clear everything"))
+        for page, where in ((host, "here"), (ben, "on another screen")):
+            notice = page.locator(".st-key-new_game_notice")
+            expect(notice).to_contain_text(
+                f"A new game was started {where}", timeout=FOLLOWS_WITHIN_MS
+            )
+            expect(notice.get_by_role("button", name="Put back the previous game")).to_be_visible()
+            expect(total_of(page, "Ben")).to_have_count(0)
+
+        # Ben's phone puts the previous game back: his kingdom is ranked again everywhere.
+        put_back = ben.locator(".st-key-new_game_notice").get_by_role(
+            "button", name="Put back the previous game"
+        )
+        wait_for_app_run(ben)
+        tap(ben, put_back)
+        for page in (ben, host):
+            expect(total_of(page, "Ben")).to_contain_text("51", timeout=FOLLOWS_WITHIN_MS)
+            expect(page.locator(".st-key-new_game_notice")).to_have_count(0)
+        expect(ben.locator(".st-key-text_5_1 textarea")).to_have_value(BOARD_51)
+    finally:
+        for context in opened:
+            context.close()
+
+
 # 6. Seats checked on the server ------------------------------------------------------------------
 
 
