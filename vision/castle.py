@@ -6,14 +6,6 @@ then finds "castle" in two cells: the start tile (the figure's base, its own til
 the neighbour (the figure's towers over a forest, say). Read alone, the neighbour can win,
 placing the castle one cell too far from the camera.
 
-Where the top shows is a matter of geometry, not of pixels: the photo's homography (table
-plane to photo) and a phone camera's optics give the camera's position over the table, and a
-point one figure-height above a cell's centre, seen from there, falls on the table a known
-distance beyond it (``figure_tops``). So castle evidence found in the cell the top falls in is
-also evidence for the cell it stands on: ``credit_leaning_figure`` adds a share of it there,
-enough that the base wins when it looks castle-like too, too little to move the castle onto a
-cell with no castle of its own.
-
 Where the top covers a neighbour, that neighbour's terrain is read again from its far half
 alone (``read_far_halves``): the half away from the figure, mirrored into a whole cell. The
 figure's towers are drawn in the castle's colours, so the whole cell reads as castle, lake or
@@ -24,9 +16,16 @@ any from the whole cell and the far half together (the figure may hide the crown
 the cut leave them out of the other), how many from the whole cell alone (the mirrored half
 shows each of its crowns twice).
 
+Which neighbour the top covers is a matter of geometry, not of pixels: the photo's homography
+(table plane to photo) and a phone camera's optics give the camera's position over the table,
+and a point one figure-height above a cell's centre, seen from there, falls on the table a known
+distance beyond it (``figure_tops``). ``behind_figure_warnings`` names that cell when it is
+flagged, so the user knows what to check.
+
 Camera: principal point at the photo's centre; the focal length from the homography itself
 (the table's two axes are perpendicular and equally long), or, when the view is too straight
-on to tell, a phone's usual wide lens. A straightened image (no photo geometry) gets no credit.
+on to tell, a phone's usual wide lens. A straightened image has no camera: the cells behind
+the figure are then the pairs its reading shows (``figure_pairs``).
 """
 
 from __future__ import annotations
@@ -53,13 +52,8 @@ MEASURABLE_TILT = 15.0  # degrees
 # for the neighbour's castle evidence to count for the base: the figure covers most of its
 # tile, so a top moved 0.3 cells shows over the neighbour's edge.
 MIN_LEAN = 0.3
-# Share of the neighbour's castle probability credited to the base: the base wins when it
-# reads at least half as castle-like as the neighbour (a true start tile under its figure);
-# a cell read castle-unlike stays so (a castle at the board's edge, leaning off the board,
-# keeps its place against a plain tile behind it).
-LEAN_CREDIT = 0.5
-# Only a cell that itself reads at least this castle-like gets credit: a start tile under its
-# figure does; a plain tile in front of the castle must not turn uncertain for it.
+# A neighbour the top falls in is behind the figure only if it reads at least this castle-like
+# itself (a figure stands there; a bare start tile casts nothing).
 MIN_OWN = 0.05
 
 _CASTLE = TERRAINS.index(Terrain.CASTLE)
@@ -147,32 +141,6 @@ def figure_tops(location: BoardLocation, height: float = FIGURE_HEIGHT) -> np.nd
     # meets the table: beyond the base, away from the foot, by height / (camera − height).
     beyond = height / (camera.height - height)
     return np.stack([x - camera.foot[0], y - camera.foot[1]], axis=-1) * beyond
-
-
-def credit_leaning_figure(readings: CellReadings, tops: np.ndarray | None) -> CellReadings:
-    """The readings with the castle probability of each cell that reads castle-like
-    (``MIN_OWN``) raised by ``LEAN_CREDIT`` times that of the cell its figure's top would show
-    over (``figure_tops``); its other terrains keep their proportions."""
-    if tops is None:
-        return readings
-    n = readings.size
-    if tops.shape != (n, n, 2):
-        raise ValueError(f"tops must be ({n}, {n}, 2), got {tops.shape}")
-    terrain = readings.terrain_probs.copy()
-    castle = readings.terrain_probs[..., _CASTLE]
-    credit = np.zeros((n, n))
-    for r in range(n):
-        for c in range(n):
-            for covered in _covered(tops, r, c):
-                credit[r, c] = max(credit[r, c], LEAN_CREDIT * castle[covered])
-    credit = np.where(castle >= MIN_OWN, credit, 0.0)
-    if not credit.any():
-        return readings
-    raised = np.minimum(1.0, castle + credit)
-    rest = np.where(castle < 1.0, (1.0 - raised) / np.maximum(1.0 - castle, 1e-12), 0.0)
-    terrain *= rest[..., None]
-    terrain[..., _CASTLE] = raised
-    return dataclasses.replace(readings, terrain_probs=terrain)
 
 
 def behind_figure(readings: CellReadings, tops: np.ndarray | None) -> list[tuple[int, int]]:

@@ -25,7 +25,6 @@ from scoring.board import SIZES, Board
 from scoring.words import Message, msg
 from vision.castle import (
     behind_figure_warnings,
-    credit_leaning_figure,
     figure_tops,
     read_far_halves,
 )
@@ -412,9 +411,8 @@ def _read_frame(
 def _read_cells(
     image: np.ndarray, board_image: np.ndarray, location: BoardLocation | None, size: int | None
 ) -> CellReadings:
-    """The cells of ``board_image``, the cells a castle figure covers read from their far half,
-    the holes judged against the photo's table and the castle figure's lean taken from the
-    photo's geometry (``vision.castle``).
+    """The cells of ``board_image``, the cells a castle figure covers read from their far half
+    (``vision.castle``) and the holes judged against the photo's table.
 
     Both are applied before anything asks for the board, so that the joint decoding (which
     places the castle) runs once, on the final probabilities.
@@ -431,9 +429,6 @@ def _read_cells(
         cells = judge_holes_by_art(cells, board_image)
     else:
         cells = judge_holes(cells, likeness)
-    if location is not None and not location.straightened:
-        # Castle seen in two cells: the one the figure stands on, not the one its top covers.
-        cells = credit_leaning_figure(cells, figure_tops(location))
     return cells
 
 

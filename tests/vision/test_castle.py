@@ -9,11 +9,9 @@ import pytest
 
 from vision.castle import (
     DEFAULT_FOCAL,
-    LEAN_CREDIT,
     behind_figure,
     behind_figure_warnings,
     camera_of,
-    credit_leaning_figure,
     far_half,
     figure_pairs,
     figure_tops,
@@ -106,39 +104,6 @@ def readings(castle: dict[tuple[int, int], float]) -> CellReadings:
 
 
 UP = np.tile(np.array([0.0, -0.6]), (5, 5, 1))  # every top falls 0.6 cells up the board
-
-
-def test_the_base_wins_over_the_cell_its_top_shows_over():
-    # The figure on (2, 3), its towers over the forest at (1, 3): read alone, the forest wins.
-    before = readings({(2, 3): 0.45, (1, 3): 0.8})
-    assert before.board.castle == (1, 3)
-    after = credit_leaning_figure(before, UP)
-    assert after.board.castle == (2, 3)
-    assert after.terrain_probs[2, 3, CASTLE] == pytest.approx(0.45 + LEAN_CREDIT * 0.8)
-    assert after.terrain_probs.sum(axis=-1) == pytest.approx(np.ones((5, 5)))
-    # The cell beyond keeps its own reading (and stays flagged: its forest reads 0.2).
-    assert after.terrain_probs[1, 3, CASTLE] == pytest.approx(0.8)
-
-
-def test_a_cell_that_does_not_read_castle_like_gets_no_credit():
-    # The castle at the board's top edge, leaning off it: the plain forest in front stays one.
-    before = readings({(0, 3): 0.9, (1, 3): 0.01})
-    after = credit_leaning_figure(before, UP)
-    assert after.board.castle == (0, 3)
-    assert np.array_equal(after.terrain_probs, before.terrain_probs)
-    assert not after.uncertain[1, 3]
-
-
-def test_a_small_lean_credits_nothing():
-    before = readings({(2, 3): 0.45, (1, 3): 0.8})
-    after = credit_leaning_figure(before, UP * 0.3)  # 0.18 cells: the top stays on its tile
-    assert after.board.castle == (1, 3)
-    assert credit_leaning_figure(before, None) is before
-
-
-def test_tops_of_the_wrong_shape_are_refused():
-    with pytest.raises(ValueError, match="tops"):
-        credit_leaning_figure(readings({}), np.zeros((7, 7, 2)))
 
 
 def test_the_cell_behind_the_figure_is_named_when_it_is_flagged():
