@@ -203,7 +203,10 @@ def main(argv: list[str] | None = None) -> int:
         kinds = ", ".join(args.kind or ["every kind"])
         seeds = "evaluation seeds" if args.seed is None else f"seeds from {args.seed}"
         print(f"guards: {args.guards} scenes of {kinds} ({seeds})")
-    header = f"{'taken out':<38}{'cells wrong':>12}{'exact':>8}{'caught':>8}{'flags':>7}"
+    # Without real cases their columns would be 0/0: they are left out rather than printed nan.
+    header = f"{'taken out':<38}"
+    if cases:
+        header += f"{'cells wrong':>12}{'exact':>8}{'caught':>8}{'flags':>7}"
     if args.guards:
         header += f"{'guard caught (worst)':>22}{'guard totals':>14}"
     print(header)
@@ -212,13 +215,15 @@ def main(argv: list[str] | None = None) -> int:
     inputs = {case: real_gate.image_and_truth(case) for case in cases}
     for term in [None, *args.terms]:
         with without(term):
-            row = real_figures(cases, inputs)
+            row = real_figures(cases, inputs) if cases else {}
             if args.guards:
                 row |= guard_figures(args.guards, args.kind, args.seed)
-        line = (
-            f"{term or '(nothing: the whole reader)':<38}{row['cells wrong']:>12}"
-            f"{row['exact']:>8.1%}{row['caught']:>8.1%}{row['flags']:>7.2f}"
-        )
+        line = f"{term or '(nothing: the whole reader)':<38}"
+        if cases:
+            line += (
+                f"{row['cells wrong']:>12}{row['exact']:>8.1%}{row['caught']:>8.1%}"
+                f"{row['flags']:>7.2f}"
+            )
         if args.guards:
             line += f"{row['guard caught']:>22.1%}{row['guard totals']:>14.1%}"
         print(line, flush=True)
