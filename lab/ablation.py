@@ -100,7 +100,9 @@ MOTIVATING: dict[str, tuple[tuple[str, int], ...]] = {
     "second castle in doubt": (("tight_cloth", 9341), *_seeds("tight_cloth", 9300, 40)),
     "domino set (joint decoding)": _seeds("hard", 5000, 20),
     "unconfirmed holes marked": (("soft wood", 11028), *_seeds("tight_cloth", 9300, 20)),
-    "frame moved or refitted": (("camera", 8447),),
+    "ring of table (7×7 → 5×5)": (("camera", 7858),),  # ba59039
+    # 8df296d (moved: 7463), 9fc8ea7 (refitted: 7529), and 8447.
+    "frame moved or refitted": (("camera", 7463), ("camera", 7529), ("camera", 8447)),
     "open sides marked": (("camera", 8459), ("camera", 8474), ("camera", 8796)),
     "off the seams": (("camera", 7812),),
 }
