@@ -54,12 +54,6 @@ TERMS: dict[str, tuple[tuple[str, Callable], ...]] = {
         ("vision.pipeline.judge_holes_by_art", lambda cells, image: cells),
     ),
     "far halves": (("vision.pipeline.read_far_halves", lambda image, cells: cells),),
-    "second castle in doubt": (
-        (
-            "vision.cells.CellReadings._castle_in_doubt",
-            lambda self: np.zeros((self.size, self.size), bool),
-        ),
-    ),
     "domino set (joint decoding)": (("vision.cells.decode_board", _decode_nothing),),
     "contradiction marks": (
         ("vision.decode.contradiction_cells", lambda t, c: np.zeros(t.shape, bool)),
@@ -96,8 +90,6 @@ MOTIVATING: dict[str, tuple[tuple[str, int], ...]] = {
     "sure holes": (("camera", 7564), ("soft wood", 11201)),
     "art check (no table in view)": _seeds("tight_cloth", 9300, 40),
     "far halves": _seeds("camera", 7100, 20),
-    # cd7279a: tight-cloth scene 9341, a hole's beige cloth read castle 1.00.
-    "second castle in doubt": (("tight_cloth", 9341), *_seeds("tight_cloth", 9300, 40)),
     "domino set (joint decoding)": _seeds("hard", 5000, 20),
     "unconfirmed holes marked": (("soft wood", 11028), *_seeds("tight_cloth", 9300, 20)),
     "ring of table (7×7 → 5×5)": (("camera", 7858),),  # ba59039

@@ -33,11 +33,6 @@ MIN_CELL_PX = 16  # below this a cell has too few pixels to tell a crown from a 
 
 _CASTLE = TERRAINS.index(Terrain.CASTLE)
 _EMPTY = TERRAINS.index(Terrain.EMPTY)
-# A cell away from the board's castle that reads castle at least this likely puts the castle in
-# doubt (``CellReadings.uncertain``). On tight-cloth development scenes (lab.synth 9300-9999) a
-# hole showing a beige cloth read castle 1.00, took the castle from the start tile (0.92) and
-# was not flagged; flagging both cells at 0.5 marks that and 7 cells of right boards in 700.
-SECOND_CASTLE = 0.5
 _MAX_CROWNS = np.array([t.max_crowns for t in TERRAINS])
 
 
@@ -216,8 +211,7 @@ class CellReadings:
         decoding could not settle (a sure hole a domino would need as a tile, and its partner;
         the cells that could explain a reading that contradicts itself), holes the photo's
         table does not confirm, and cells ``in_doubt``."""
-        uncertain = (self.confidence < self.uncertain_below) | self._castle_in_doubt()
-        uncertain = uncertain | self._unconfirmed_holes()
+        uncertain = (self.confidence < self.uncertain_below) | self._unconfirmed_holes()
         doubtful = self._decoded.doubtful
         if doubtful is not None:
             uncertain = uncertain | doubtful
@@ -238,19 +232,6 @@ class CellReadings:
             # grassland corner on the wood read as a sure hole, the only wrong cell unmarked).
             return holes
         return holes & ~self.sure_holes
-
-    def _castle_in_doubt(self) -> np.ndarray:
-        """(N, N) bool: the board's castle and every cell not beside it that reads castle at
-        least ``SECOND_CASTLE``: a kingdom has one castle, and which of them it is, decoding
-        chose on the model's word alone. Beside the castle a castle-like cell is the figure's
-        top (``vision.castle``), not a second castle."""
-        castle = self.terrain_probs[..., _CASTLE]
-        r, c = self.board.castle
-        rows, cols = np.indices(castle.shape)
-        doubt = (castle >= SECOND_CASTLE) & (np.abs(rows - r) + np.abs(cols - c) > 1)
-        if doubt.any():
-            doubt[r, c] = True
-        return doubt
 
     def cells_json(self) -> list[dict]:
         """One dict per cell, row by row, for the CLI's and app's JSON.
