@@ -168,9 +168,11 @@ def guard_figures(count: int, kinds: list[str] | None, seed: int | None) -> dict
 
     with contextlib.redirect_stdout(io.StringIO()):
         figures = evaluate_kinds(count, kinds, seed)
+    flags = [f["flags"] for f in figures.values() if "flags" in f]  # the tables do not count
     return {
         "guard caught": min(f["totals_or_caught"] for f in figures.values()),
         "guard totals": sum(f["totals"] for f in figures.values()) / len(figures),
+        "guard flags": sum(flags) / len(flags) if flags else float("nan"),
     }
 
 
@@ -202,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     if cases:
         header += f"{'cells wrong':>12}{'exact':>8}{'caught':>8}{'flags':>7}"
     if args.guards:
-        header += f"{'guard caught (worst)':>22}{'guard totals':>14}"
+        header += f"{'guard caught (worst)':>22}{'guard totals':>14}{'guard flags':>13}"
     print(header)
     print("-" * len(header))
     # A soft frame is calibrated on the tiles the reader finds: made once, by the whole reader.
@@ -219,7 +221,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"{row['flags']:>7.2f}"
             )
         if args.guards:
-            line += f"{row['guard caught']:>22.1%}{row['guard totals']:>14.1%}"
+            line += (
+                f"{row['guard caught']:>22.1%}{row['guard totals']:>14.1%}"
+                f"{row['guard flags']:>13.2f}"
+            )
         print(line, flush=True)
     return 0
 

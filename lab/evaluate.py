@@ -335,6 +335,7 @@ def evaluate_scenes(
     # What the user is told: a wrong cell the app marks for a look (uncertain, or changed by
     # decoding) is caught; a wrong board with no mark on any cell is silently wrong.
     wrong_cells = wrong_cells_marked = silent_boards = 0
+    flags = 0  # cells marked on every board, right or wrong: what the user is asked to check
     for k in range(count):
         if kind is None:
             scene = make_hard_scene(seed + k, camera=camera, soft_wood=soft_wood)
@@ -381,6 +382,7 @@ def evaluate_scenes(
         )
         marked = np.rot90(reading.cells.uncertain | reading.cells.corrected, turns)
         wrong, caught, silent = marked_mistakes(decoded, truth, marked)
+        flags += int(marked.sum())
         total_right = board_total(reading.board) == board_total(truth_board)
         totals_or_caught += right_or_caught(total_right, decoded != truth, marked)
         wrong_cells, wrong_cells_marked = wrong_cells + wrong, wrong_cells_marked + caught
@@ -418,6 +420,8 @@ def evaluate_scenes(
         f"wrong cells marked for a look (uncertain or corrected): {wrong_cells_marked} of "
         f"{wrong_cells}; boards wrong with no cell marked: {silent_boards} of {found}"
     )
+    shares["flags"] = flags / max(found, 1)
+    print(f"cells marked per kingdom: {shares['flags']:.2f}")
     print_crop_centring(centring)
     return {
         "found": found / count,
@@ -477,19 +481,25 @@ def evaluate_kinds(count: int, kinds: list[str] | None = None, seed: int | None 
     print(f"\n== every kind of scene, {count} each ({seeds}), decoded ==")
     print(
         f"{'kind':<29}{'found':>8}{'cells':>9}{'boards':>9}{'totals':>9}{'holes':>9}"
-        f"{'false holes':>13}{'caught':>9}  wrong cells marked"
+        f"{'false holes':>13}{'caught':>9}{'flags':>7}  wrong cells marked"
     )
     for kind, f in figures.items():
         print(
             f"{kind:<29}{f['found']:>8.1%}{f['cells']:>9.2%}{f['boards']:>9.1%}"
             f"{f['totals']:>9.1%}{f['holes']:>9.1%}{f['false_holes']:>13.2%}"
-            f"{f['totals_or_caught']:>9.1%}  {f['wrong_cells_marked']} of {f['wrong_cells']}"
+            f"{f['totals_or_caught']:>9.1%}{_flags(f):>7}"
+            f"  {f['wrong_cells_marked']} of {f['wrong_cells']}"
         )
     print("targets: totals ≥ 97 %, holes ≥ 99 %")
     print(
         "caught: the total right, or every wrong cell marked for a look (what the user ends with)"
     )
     return figures
+
+
+def _flags(figures: dict) -> str:
+    """Cells marked per kingdom, or "-" for a line that does not count them (the tables)."""
+    return f"{figures['flags']:.2f}" if "flags" in figures else "-"
 
 
 def right_or_caught(total_right: bool, wrong: np.ndarray, marked: np.ndarray) -> bool:

@@ -46,9 +46,10 @@ def test_each_terms_own_scenes_name_a_term_and_a_kind_the_lab_draws():
 
 
 def test_guards_alone_print_no_real_columns(monkeypatch, capsys):
-    figures = {"guard caught": 1.0, "guard totals": 0.989}
+    figures = {"guard caught": 1.0, "guard totals": 0.989, "guard flags": 0.42}
     monkeypatch.setattr(ablation, "guard_figures", lambda count, kinds, seed: figures)
     ablation.main(["--no-real", "--guards", "1", "--terms", "off the seams"])
     out = capsys.readouterr().out
     assert "nan" not in out and "cells wrong" not in out
     assert "off the seams" in out and out.count("100.0%") == 2 and out.count("98.9%") == 2
+    assert out.count("0.42") == 2

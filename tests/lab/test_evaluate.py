@@ -106,7 +106,8 @@ def test_every_kind_gets_one_line(shared_dir, capsys, monkeypatch):
 
     figures = dict(found=1.0, cells=0.99, boards=0.9, totals=0.95, holes=1.0, false_holes=0.0)
     figures.update(wrong_cells=2, wrong_cells_marked=2, totals_or_caught=0.985)
-    kinds = {"kind a": (lambda n, seed: figures, 1), "kind b": (lambda n, seed: figures, 2)}
+    counted = {**figures, "flags": 0.4}  # the tables' line counts no flags: "-"
+    kinds = {"kind a": (lambda n, seed: counted, 1), "kind b": (lambda n, seed: figures, 2)}
     monkeypatch.setattr(evaluate, "SCENE_KINDS", kinds)
     evaluate.evaluate_kinds(3)
     lines = capsys.readouterr().out.splitlines()
@@ -116,6 +117,8 @@ def test_every_kind_gets_one_line(shared_dir, capsys, monkeypatch):
     ]
     kind_a = [line for line in lines if line.startswith("kind a")]
     assert any("95.0%" in line and "98.5%" in line and "2 of 2" in line for line in kind_a)
+    assert "0.40" in kind_a[-1].split()
+    assert "-" in [line for line in lines if line.startswith("kind b")][-1].split()
 
 
 def test_kinds_read_development_seeds_when_given_a_seed(shared_dir, capsys, monkeypatch):
@@ -138,6 +141,7 @@ def test_soft_wood_scenes_are_evaluated(shared_dir, capsys):
     figures = evaluate_scenes(1, seed=11100, soft_wood=True)
     assert "soft frames on warm wood" in capsys.readouterr().out
     assert 0.0 <= figures["holes"] <= 1.0
+    assert 0.0 <= figures["flags"] <= 49  # cells marked per kingdom found
 
 
 def test_the_real_photos_kinds_each_have_a_line(shared_dir, capsys):
