@@ -49,8 +49,8 @@ FOCAL_RANGE = (0.4, 2.0)  # focal lengths estimated outside this (of the long si
 # depends on it) and the default lens is assumed; the lean's direction does not depend on it.
 MEASURABLE_TILT = 15.0  # degrees
 # The top must reach this far into a neighbour (cells, along one axis, from the base's centre)
-# for the neighbour's castle evidence to count for the base: the figure covers most of its
-# tile, so a top moved 0.3 cells shows over the neighbour's edge.
+# for that neighbour to be behind the figure: the figure covers most of its tile, so a top
+# moved 0.3 cells shows over the neighbour's edge.
 MIN_LEAN = 0.3
 # A neighbour the top falls in is behind the figure only if it reads at least this castle-like
 # itself (a figure stands there; a bare start tile casts nothing).

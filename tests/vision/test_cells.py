@@ -99,21 +99,16 @@ def test_a_hole_read_as_the_castle_leaves_the_start_tile_flagged_and_one_fix_men
     flags it. Painting the castle back there (as a player fixing that cell does) makes the
     old castle cell the hole it was: the board is right once the flagged cells are."""
     from games.editing import paint
+    from tests.vision.test_decode import probabilities
 
     truth = parse_board(
         ". . F0 F0 F0\nG0 F0 F0 F1 G0\nG0 S1 C F0 G0\nG0 S2 L0 G2 G1\nF0 L1 L0 G1 W0"
     )
-    terrain, crowns = np.full((5, 5, 8), 0.001), np.full((5, 5, 4), 0.001)
-    for r, c, cell in truth.iter_cells():
-        terrain[r, c, TERRAINS.index(cell.terrain)] = 1.0
-        crowns[r, c, cell.crowns] = 1.0
+    terrain, crowns = probabilities(truth, sure=0.99)
     castle, grassland = TERRAINS.index(Terrain.CASTLE), TERRAINS.index(Terrain.GRASSLAND)
-    terrain[0, 0] = 0.001
-    terrain[0, 0, castle] = 1.0  # the hole's cloth
-    terrain[2, 2] = 0.001
+    terrain[0, 0] = one_hot(1, 8, castle)[0, 0]  # the hole's cloth
+    terrain[2, 2] = 0.0
     terrain[2, 2, castle], terrain[2, 2, grassland] = 0.92, 0.08
-    terrain /= terrain.sum(axis=-1, keepdims=True)
-    crowns /= crowns.sum(axis=-1, keepdims=True)
     readings = CellReadings(terrain, crowns, 0.5)
     board = readings.board
     assert board.castle == (0, 0) and readings.uncertain[2, 2]
