@@ -5,6 +5,7 @@
     python -m lab.ablation --guards 10             # also 10 scenes of every synthetic kind
     python -m lab.ablation --terms "far halves"    # only these terms (and the full reader)
     python -m lab.ablation --motivating            # each term on the scenes it was made for
+    python -m lab.ablation --no-real --faults 20   # the forced frame faults (lab.frame_faults)
 
 The reader is one chain of evidence (docs/vision.md): the cell network's probabilities, moved by
 what the photo adds (the table round the kingdom, the cell's art, the castle figure's far halves),
@@ -176,6 +177,23 @@ def guard_figures(count: int, kinds: list[str] | None, seed: int | None) -> dict
     }
 
 
+def fault_line_figures(cases: list, inputs: dict) -> dict[str, float]:
+    """Caught and flags over the forced frame faults (``lab.frame_faults``, the finder's own
+    frames left out), and the fault caught least often."""
+    from lab import frame_faults
+
+    figures = frame_faults.fault_figures(frame_faults.read_all(cases, inputs))
+    faults = {f: v for f, v in figures.items() if f != "as found" and v["cases"]}
+    worst = min(faults, key=lambda f: faults[f]["caught"] / faults[f]["cases"])
+    read = sum(v["read"] for v in faults.values())
+    return {
+        "fault caught": sum(v["caught"] for v in faults.values())
+        / sum(v["cases"] for v in faults.values()),
+        "fault flags": sum(v["flags"] * v["read"] for v in faults.values()) / max(read, 1),
+        "worst fault": f"{worst} {faults[worst]['caught']}/{faults[worst]['cases']}",
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scales", nargs="+", type=float, default=[0.5])
@@ -183,6 +201,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kind", action="append", help="only these synthetic kinds")
     parser.add_argument("--seed", type=int, help="synthetic scenes from this seed on")
     parser.add_argument("--no-real", action="store_true", help="only the synthetic guards")
+    parser.add_argument(
+        "--faults",
+        type=int,
+        metavar="SCENES",
+        help="also the forced frame faults (lab.frame_faults) on the eight photos at --scales"
+        " and this many camera scenes",
+    )
     parser.add_argument("--terms", nargs="+", choices=list(TERMS), default=list(TERMS))
     parser.add_argument(
         "--motivating",
@@ -194,7 +219,16 @@ def main(argv: list[str] | None = None) -> int:
         print_motivating(args.terms)
         return 0
     cases = [] if args.no_real else real_gate.cases(scales=args.scales)
-    print(f"{len(cases)} real cases ({', '.join(real_gate.SOURCES)}) at {args.scales}")
+    if cases:
+        print(f"{len(cases)} real cases ({', '.join(real_gate.SOURCES)}) at {args.scales}")
+    faults, fault_inputs = [], {}
+    if args.faults is not None:
+        from lab import frame_faults
+
+        faults = frame_faults.fault_cases(args.scales, scenes=args.faults)
+        faults = [c for c in faults if c.fault != "as found"]
+        fault_inputs = {c.photo: frame_faults.photo_and_truth(c.photo) for c in faults}
+        print(f"frame faults: the eight photos at {args.scales} and {args.faults} camera scenes")
     if args.guards:
         kinds = ", ".join(args.kind or ["every kind"])
         seeds = "evaluation seeds" if args.seed is None else f"seeds from {args.seed}"
@@ -205,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         header += f"{'cells wrong':>12}{'exact':>8}{'caught':>8}{'flags':>7}"
     if args.guards:
         header += f"{'guard caught (worst)':>22}{'guard totals':>14}{'guard flags':>13}"
+    if faults:
+        header += f"{'fault caught':>14}{'fault flags':>13}  {'fault caught least'}"
     print(header)
     print("-" * len(header))
     # A soft frame is calibrated on the tiles the reader finds: made once, by the whole reader.
@@ -214,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
             row = real_figures(cases, inputs) if cases else {}
             if args.guards:
                 row |= guard_figures(args.guards, args.kind, args.seed)
+            if faults:
+                row |= fault_line_figures(faults, fault_inputs)
         line = f"{term or '(nothing: the whole reader)':<38}"
         if cases:
             line += (
@@ -225,6 +263,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{row['guard caught']:>22.1%}{row['guard totals']:>14.1%}"
                 f"{row['guard flags']:>13.2f}"
             )
+        if faults:
+            line += f"{row['fault caught']:>14.1%}{row['fault flags']:>13.2f}  {row['worst fault']}"
         print(line, flush=True)
     return 0
 

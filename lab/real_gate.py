@@ -208,15 +208,21 @@ def image_and_truth(case: Case) -> tuple[bytes, list[list[str]]]:
 
 def read_case(case: Case) -> Outcome:
     """Read one case through ``read_image`` and compare it with the truth."""
-    from scoring.board import parse_board
     from vision.pipeline import read_image
 
     data, truth_rows = image_and_truth(case)
-    truth = np.array(truth_rows, dtype=object)
     try:
         reading = read_image(data)
     except ValueError as err:  # ImageError and NoBoardFound are ValueErrors
-        return Outcome(case, truth.size, problem=f"not read ({str(err)[:120]})")
+        return Outcome(case, len(truth_rows) ** 2, problem=f"not read ({str(err)[:120]})")
+    return judge(case, reading, truth_rows)
+
+
+def judge(case: Case, reading, truth_rows: list[list[str]]) -> Outcome:
+    """``reading`` (a ``vision.pipeline.Reading``) compared with the truth rows of ``case``."""
+    from scoring.board import parse_board
+
+    truth = np.array(truth_rows, dtype=object)
     if reading.size != truth.shape[0]:
         return Outcome(case, truth.size, problem=f"size {reading.size}, truth {truth.shape[0]}")
     read = np.array([row.split() for row in reading.board.rows_text()], dtype=object)

@@ -328,18 +328,22 @@ def _over_left_out_tiles(
     Edge tiles that look like the table (wheat on a yellow cloth, lake on a blue one) can be
     left out of the blob the finder frames, which then takes in a strip of table on the other
     side: every cell reads a column off. Reading the strip is the evidence the finder lacked.
-    The strip may hold a discarded domino's holes, so up to half its cells may read as holes
-    (camera scene 8447: two holes and three lake tiles on a teal cloth); an incomplete
-    kingdom's frame has table past both sides. Returns the sentence saying the frame was moved,
-    so the user checks it.
+    The strip may hold discarded dominoes' holes (camera scene 8447: two holes and three lake
+    tiles on a teal cloth; camera scene 7003 framed a row off, in the forced frame faults of
+    ``lab.frame_faults``: three holes and two tiles), so the frame is moved when the strip reads
+    fewer holes than the side it drops: holes are rare, and the frame with fewer is the likelier
+    (an incomplete kingdom's frame, with table past both sides, stays). Returns the sentence
+    saying the frame was moved, so the user checks it.
     """
+    holes = hole_grid(cells.board)
     for move in open_sides(cells.board):
         moved = over_strip_beyond(location, move, others)
         if moved is None:
             continue
         moved_image, moved_cells = _read_frame(image, moved, size)
-        strip_holes = hole_grid(moved_cells.board)[strip_cells(moved.size, move)].sum()
-        if strip_holes <= moved.size // 2:
+        strip = strip_cells(moved.size, move)
+        dropped = strip_cells(location.size, (-move[0], -move[1]))
+        if hole_grid(moved_cells.board)[strip].sum() < holes[dropped].sum():
             return moved, moved_image, moved_cells, (_MOVED[move],)
     return _refitted(image, location, board_image, cells, size, others)
 

@@ -111,6 +111,26 @@ def test_the_frame_stays_when_past_the_other_side_is_table_too(shared_dir):
     assert reading.cells.uncertain[:, :4].sum() <= 2
 
 
+def test_a_kingdom_smaller_than_its_frame_is_framed_with_its_castle_in_the_middle(shared_dir):
+    """An incomplete kingdom (its last column discarded) framed a column left of its tiles, as
+    the finder may place a frame its tiles do not fill: the castle reads a column right of the
+    middle. The rules give the Middle Kingdom bonus to any frame holding every tile with the
+    castle in its centre, so the reader moves the frame there and the bonus is scored."""
+    from scoring.score import score_board
+    from tests.vision.test_holes import photo_with_holes
+    from vision.find import location_from_corners
+    from vision.pipeline import _read_at
+
+    photo = photo_with_holes(shared_dir, [(r, 4) for r in range(5)])  # castle at (2, 2)
+    left = location_from_corners(
+        _frame(OFFSET - CELL, OFFSET), 5, tile_span=(0, 5, 1, 5), image_shape=photo.shape[:2]
+    )
+    reading = _read_at(photo, photo, left, None)
+    np.testing.assert_allclose(reading.location.corners, _frame(OFFSET, OFFSET), atol=1e-6)
+    assert reading.board.castle == (2, 2)
+    assert score_board(reading.board).middle_kingdom.points == 10
+
+
 @pytest.mark.parametrize("number", [1, 11])
 def test_a_frame_of_the_wrong_pitch_is_fitted_again_to_the_tiles(shared_dir, number):
     """A frame whose cells are a fifth too wide, its left side a column out on the cloth: its
