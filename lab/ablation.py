@@ -190,7 +190,9 @@ def fault_line_figures(cases: list, inputs: dict) -> dict[str, float]:
         "fault caught": sum(v["caught"] for v in faults.values())
         / sum(v["cases"] for v in faults.values()),
         "fault flags": sum(v["flags"] * v["read"] for v in faults.values()) / max(read, 1),
-        "worst fault": f"{worst} {faults[worst]['caught']}/{faults[worst]['cases']}",
+        "worst fault": f"{worst} {faults[worst]['caught']}/{faults[worst]['cases']}"
+        if faults[worst]["caught"] < faults[worst]["cases"]
+        else "(none missed)",
     }
 
 

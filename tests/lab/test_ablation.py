@@ -53,3 +53,23 @@ def test_guards_alone_print_no_real_columns(monkeypatch, capsys):
     assert "nan" not in out and "cells wrong" not in out
     assert "off the seams" in out and out.count("100.0%") == 2 and out.count("98.9%") == 2
     assert out.count("0.42") == 2
+
+
+def test_the_fault_line_names_the_fault_caught_least(monkeypatch):
+    from lab import frame_faults
+    from lab.real_gate import Case, Outcome
+
+    photo = Case("photos", "game1", 0.5)
+    miss = Outcome(photo, 25, ((0, 0, "L0", "G0", False),), flags=0)
+    caught = Outcome(photo, 25, ((0, 0, "L0", "G0", True),), flags=25)
+    results = [
+        (frame_faults.FaultCase(photo, "half a cell down"), caught),
+        (frame_faults.FaultCase(photo, "a cell down"), caught),
+        (frame_faults.FaultCase(photo, "a cell down"), miss),
+    ]
+    monkeypatch.setattr(frame_faults, "read_all", lambda cases, inputs: results)
+    row = ablation.fault_line_figures([], {})
+    assert row["fault caught"] == 2 / 3 and row["worst fault"] == "a cell down 1/2"
+    assert row["fault flags"] == 50 / 3
+    monkeypatch.setattr(frame_faults, "read_all", lambda cases, inputs: results[:2])
+    assert ablation.fault_line_figures([], {})["worst fault"] == "(none missed)"
