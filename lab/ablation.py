@@ -69,7 +69,7 @@ TERMS: dict[str, tuple[tuple[str, Callable], ...]] = {
     "frame moved or refitted": (
         (
             "vision.pipeline._over_left_out_tiles",
-            lambda image, loc, board_image, cells, size, others: (loc, board_image, cells, ()),
+            lambda image, framed, others: framed,
         ),
     ),
     "open sides marked": (("vision.pipeline._open_sides_in_doubt", lambda cells: cells),),

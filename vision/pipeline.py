@@ -202,47 +202,74 @@ def _read_at(
 ) -> Reading:
     """Straighten ``image`` at ``location`` (None: it is the board) and read its cells.
     ``others``: the frames of the other kingdoms found in the photo; ``ahead``: the reading
-    begun of ``location`` as found, if any."""
-    size_given = size
-    read = None
-    if location is None:
-        board_image, warnings = image, ()
-    else:
-        read = ahead.take(location) if ahead is not None else None
-        board_image = read[0] if read is not None else straighten(image, location)
-        warnings, size = location.warnings, location.size
+    begun of ``location`` as found, if any.
+
+    Three steps: read the cells in the frame found; choose the frame those cells support
+    (``_choose_frame``); flag what the frame leaves in doubt (``_flag_doubts``)."""
     try:
-        cells = read[1] if read is not None else _read_cells(image, board_image, location, size)
-        if size_given is None and location is not None and _ring_of_table(location, cells):
-            location = _inner_five(location)
-            warnings, size = location.warnings, 5
-            board_image, cells = _read_frame(image, location, size)
-            warnings = (*warnings, RING_OF_TABLE)
-        if location is not None and location.tile_span is not None:
-            location, board_image, cells, said = _over_left_out_tiles(
-                image, location, board_image, cells, size, others
-            )
-            warnings = (*warnings, *said)
-        if location is not None:
-            # A kingdom smaller than its frame: put the castle in the middle if the tiles allow.
-            moved = centre_on_castle(location, cells.board.castle)
-            if moved is not location:
-                location = moved
-                board_image, cells = _read_frame(image, location, size)
-        # Say why the cell behind the figure is flagged: what hides it is not on the tile.
-        tops = figure_tops(location) if location is not None else None
-        warnings = (*warnings, *behind_figure_warnings(cells, tops))
-        if location is not None and location.tile_span is not None:
-            # A frame the finder chose (not the caller's corners) with a side of table.
-            warnings = (*warnings, *open_side_warnings(cells.board))
-            cells = _open_sides_in_doubt(cells)
-            if off_the_seams(board_image, cells.board):
-                warnings = (*warnings, OFF_THE_SEAMS)
-                cells = replace(cells, in_doubt=np.ones((size, size), bool))
+        if location is None:  # the image is the board, straightened already
+            cells = _read_cells(image, image, None, size)
+            framed = _Framed(None, image, cells)
+        else:
+            read = ahead.take(location) if ahead is not None else None
+            read = read if read is not None else _read_frame(image, location)
+            framed = _Framed(location, *read, location.warnings)
+            framed = _choose_frame(image, framed, size, others)
+        framed = _flag_doubts(framed)
     except ValueError as err:
         said = err.args[0] if err.args and isinstance(err.args[0], Message) else str(err)
         raise ImageError(msg("{file}: {error}", file=describe(source), error=said)) from None
-    return Reading(describe(source), board_image, cells, warnings, location)
+    return Reading(
+        describe(source), framed.board_image, framed.cells, framed.warnings, framed.location
+    )
+
+
+@dataclass(frozen=True)
+class _Framed:
+    """A frame (None: the image is the board), the board straightened out of it, the cells read
+    there and what the reading says about them."""
+
+    location: BoardLocation | None
+    board_image: np.ndarray
+    cells: CellReadings
+    warnings: tuple[str, ...] = ()
+
+
+def _choose_frame(
+    image: np.ndarray, framed: _Framed, size_given: int | None, others: Sequence[BoardLocation]
+) -> _Framed:
+    """The frame the cells read in ``framed`` support (docs/vision.md, "How the frame is
+    chosen"), read: its inner 5×5 when its ring is table (not when the user gave the size),
+    moved or refitted off a side of table, then with the castle in the middle if the tiles
+    allow."""
+    location = framed.location
+    if size_given is None and _ring_of_table(location, framed.cells):
+        inner = _inner_five(location)
+        framed = _Framed(inner, *_read_frame(image, inner), (*inner.warnings, RING_OF_TABLE))
+    if framed.location.tile_span is not None:
+        framed = _over_left_out_tiles(image, framed, others)
+    # A kingdom smaller than its frame: put the castle in the middle if the tiles allow.
+    moved = centre_on_castle(framed.location, framed.cells.board.castle)
+    if moved is not framed.location:
+        framed = _Framed(moved, *_read_frame(image, moved), framed.warnings)
+    return framed
+
+
+def _flag_doubts(framed: _Framed) -> _Framed:
+    """``framed`` with the cells its frame leaves in doubt flagged, each with its sentence: the
+    cell behind the castle figure; and, in a frame the finder chose (not the caller's corners),
+    the lines along a side of table and, when the grid misses the tiles' seams, every cell."""
+    location, cells = framed.location, framed.cells
+    # Say why the cell behind the figure is flagged: what hides it is not on the tile.
+    tops = figure_tops(location) if location is not None else None
+    warnings = (*framed.warnings, *behind_figure_warnings(cells, tops))
+    if location is not None and location.tile_span is not None:
+        warnings = (*warnings, *open_side_warnings(cells.board))
+        cells = _open_sides_in_doubt(cells)
+        if off_the_seams(framed.board_image, cells.board):
+            warnings = (*warnings, OFF_THE_SEAMS)
+            cells = replace(cells, in_doubt=np.ones((cells.size, cells.size), bool))
+    return replace(framed, cells=cells, warnings=warnings)
 
 
 def _open_sides_in_doubt(cells: CellReadings) -> CellReadings:
@@ -315,15 +342,11 @@ def _inner_five(location: BoardLocation) -> BoardLocation:
 
 
 def _over_left_out_tiles(
-    image: np.ndarray,
-    location: BoardLocation,
-    board_image: np.ndarray,
-    cells: CellReadings,
-    size: int | None,
-    others: Sequence[BoardLocation],
-) -> tuple[BoardLocation, np.ndarray, CellReadings, tuple[str, ...]]:
-    """The frame moved one cell over tiles the finder left out, when a side of it reads as table
-    and the strip past the other side reads mostly as tiles; else everything as it was.
+    image: np.ndarray, framed: _Framed, others: Sequence[BoardLocation]
+) -> _Framed:
+    """``framed`` moved one cell over tiles the finder left out, when a side of it reads as
+    table and the strip past the other side reads fewer holes than that side; else refitted
+    (``_refitted``), or as it was.
 
     Edge tiles that look like the table (wheat on a yellow cloth, lake on a blue one) can be
     left out of the blob the finder frames, which then takes in a strip of table on the other
@@ -332,49 +355,44 @@ def _over_left_out_tiles(
     tiles on a teal cloth; camera scene 7003 framed a row off, in the forced frame faults of
     ``lab.frame_faults``: three holes and two tiles), so the frame is moved when the strip reads
     fewer holes than the side it drops: holes are rare, and the frame with fewer is the likelier
-    (an incomplete kingdom's frame, with table past both sides, stays). Returns the sentence
-    saying the frame was moved, so the user checks it.
+    (an incomplete kingdom's frame, with table past both sides, stays). The moved reading says
+    so, for the user to check.
     """
-    holes = hole_grid(cells.board)
-    for move in open_sides(cells.board):
+    location = framed.location
+    holes = hole_grid(framed.cells.board)
+    for move in open_sides(framed.cells.board):
         moved = over_strip_beyond(location, move, others)
         if moved is None:
             continue
-        moved_image, moved_cells = _read_frame(image, moved, size)
+        moved_image, moved_cells = _read_frame(image, moved)
         strip = strip_cells(moved.size, move)
         dropped = strip_cells(location.size, (-move[0], -move[1]))
         if hole_grid(moved_cells.board)[strip].sum() < holes[dropped].sum():
-            return moved, moved_image, moved_cells, (_MOVED[move],)
-    return _refitted(image, location, board_image, cells, size, others)
+            return _Framed(moved, moved_image, moved_cells, (*framed.warnings, _MOVED[move]))
+    return _refitted(image, framed, others)
 
 
-def _refitted(
-    image: np.ndarray,
-    location: BoardLocation,
-    board_image: np.ndarray,
-    cells: CellReadings,
-    size: int | None,
-    others: Sequence[BoardLocation],
-) -> tuple[BoardLocation, np.ndarray, CellReadings, tuple[str, ...]]:
-    """The frame fitted again to the tiles without a side that reads as table
+def _refitted(image: np.ndarray, framed: _Framed, others: Sequence[BoardLocation]) -> _Framed:
+    """``framed`` fitted again to the tiles without a side that reads as table
     (``vision.find.search.refit_without_side``), when the frame could not be moved over tiles:
-    taken when it reads no side as table and fewer holes; else everything as it was.
+    taken when it reads no side as table and fewer holes; else ``framed`` as it was.
 
     A lattice of the wrong pitch or slant (a checked cloth's squares about a tile wide) takes in
     a line of table on one side and cuts the kingdom's last line on the other, so moving it a
     cell brings in more table; fitted to the tiles alone, the lattice finds their own pitch.
     """
-    holes = int(hole_grid(cells.board).sum())
-    for move in open_sides(cells.board):
+    location = framed.location
+    holes = int(hole_grid(framed.cells.board).sum())
+    for move in open_sides(framed.cells.board):
         refitted = refit_without_side(image, location, move)
         if refitted is None or any(
             inside_frame(cell_centres(refitted), other).any() for other in others
         ):
             continue
-        refitted_image, refitted_cells = _read_frame(image, refitted, size)
+        refitted_image, refitted_cells = _read_frame(image, refitted)
         if not open_sides(refitted_cells.board) and hole_grid(refitted_cells.board).sum() < holes:
-            return refitted, refitted_image, refitted_cells, (REFITTED,)
-    return location, board_image, cells, ()
+            return _Framed(refitted, refitted_image, refitted_cells, (*framed.warnings, REFITTED))
+    return framed
 
 
 REFITTED = msg(
@@ -404,12 +422,10 @@ _MOVED = {
 }
 
 
-def _read_frame(
-    image: np.ndarray, location: BoardLocation, size: int | None
-) -> tuple[np.ndarray, CellReadings]:
+def _read_frame(image: np.ndarray, location: BoardLocation) -> tuple[np.ndarray, CellReadings]:
     """``location`` straightened out of ``image``, and its cells (``_read_cells``)."""
     board_image = straighten(image, location)
-    return board_image, _read_cells(image, board_image, location, size)
+    return board_image, _read_cells(image, board_image, location, location.size)
 
 
 def _read_cells(
@@ -515,7 +531,7 @@ class _ReadAhead:
         self._reads[id(location)] = (location, self._pool.submit(self._read, location))
 
     def _read(self, location: BoardLocation) -> tuple[np.ndarray, CellReadings]:
-        return _read_frame(self._image, location, location.size)
+        return _read_frame(self._image, location)
 
     def take(self, location: BoardLocation) -> tuple[np.ndarray, CellReadings] | None:
         """(board image, cells) of ``location`` read ahead; None when it was not begun or
