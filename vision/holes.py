@@ -507,10 +507,11 @@ _SIDE_LINES = {
 }
 
 
-def open_sides(board: Board) -> tuple[tuple[int, int], ...]:
+def open_sides(board: Board, least: int | None = None) -> tuple[tuple[int, int], ...]:
     """The sides of the frame that read as table nearly all along (every cell a hole but at most
-    one), each as the move (rows down, columns right) that would drop it: (1, 0) for the top row,
-    (-1, 0) the bottom row, (0, 1) the left column, (0, -1) the right column.
+    one; ``least``: at least that many holes instead), each as the move (rows down, columns
+    right) that would drop it: (1, 0) for the top row, (-1, 0) the bottom row, (0, 1) the left
+    column, (0, -1) the right column.
 
     Complete kingdoms never have such a side, and the finder places a smaller kingdom's frame
     round its castle; but tiles at the kingdom's edge that look like the table (wheat on a
@@ -518,7 +519,8 @@ def open_sides(board: Board) -> tuple[tuple[int, int], ...]:
     other side instead.
     """
     holes = hole_grid(board)
-    return tuple(move for move, line in _SIDE_LINES.items() if holes[line].sum() >= board.size - 1)
+    least = board.size - 1 if least is None else least
+    return tuple(move for move, line in _SIDE_LINES.items() if holes[line].sum() >= least)
 
 
 def open_side_cells(board: Board) -> np.ndarray:

@@ -360,7 +360,8 @@ def _over_left_out_tiles(
     """
     location = framed.location
     holes = hole_grid(framed.cells.board)
-    for move in open_sides(framed.cells.board):
+    # Any side more holes than tiles may be a line of table the frame took in instead of tiles.
+    for move in open_sides(framed.cells.board, least=location.size // 2 + 1):
         moved = over_strip_beyond(location, move, others)
         if moved is None:
             continue
