@@ -344,19 +344,20 @@ def _inner_five(location: BoardLocation) -> BoardLocation:
 def _over_left_out_tiles(
     image: np.ndarray, framed: _Framed, others: Sequence[BoardLocation]
 ) -> _Framed:
-    """``framed`` moved one cell over tiles the finder left out, when a side of it reads as
-    table and the strip past the other side reads fewer holes than that side; else refitted
-    (``_refitted``), or as it was.
+    """``framed`` moved one cell over tiles the finder left out, when a side of it reads more
+    holes than tiles and the strip past the other side reads fewer holes than that side; else
+    refitted (``_refitted``), or as it was.
 
     Edge tiles that look like the table (wheat on a yellow cloth, lake on a blue one) can be
     left out of the blob the finder frames, which then takes in a strip of table on the other
     side: every cell reads a column off. Reading the strip is the evidence the finder lacked.
     The strip may hold discarded dominoes' holes (camera scene 8447: two holes and three lake
     tiles on a teal cloth; camera scene 7003 framed a row off, in the forced frame faults of
-    ``lab.frame_faults``: three holes and two tiles), so the frame is moved when the strip reads
-    fewer holes than the side it drops: holes are rare, and the frame with fewer is the likelier
-    (an incomplete kingdom's frame, with table past both sides, stays). The moved reading says
-    so, for the user to check.
+    ``lab.frame_faults``: three holes and two tiles), and the side dropped may hold clutter past
+    the kingdom that reads as tiles (camera scene 7038, a 7×7 framed a row off: two of seven), so
+    the frame is moved when the strip reads fewer holes than the side it drops: holes are rare,
+    and the frame with fewer is the likelier (an incomplete kingdom's frame, with table past
+    both sides, stays). The moved reading says so, for the user to check.
     """
     location = framed.location
     holes = hole_grid(framed.cells.board)

@@ -88,6 +88,33 @@ def test_the_frame_moves_over_tiles_left_out_past_a_side_of_table(shared_dir):
     assert any("moved one column left" in warning for warning in reading.warnings)
 
 
+def test_the_frame_moves_off_a_side_of_table_and_clutter_onto_a_strip_of_tiles(shared_dir):
+    """The same frame a column right of the kingdom, two cells of its last column holding
+    things that read as tiles (two loose tiles beside the kingdom): that side has more holes
+    than tiles, the strip past the other side has none, so the frame with fewer holes is
+    taken (camera scene 7038, a 7×7 framed a row off with two cells of clutter past it, kept 41
+    wrong cells unflagged while only sides of table nearly all along were moved off)."""
+    from tests.vision.test_holes import photo_with_holes
+    from vision.find import location_from_corners
+    from vision.pipeline import _read_at
+
+    photo = photo_with_holes(shared_dir, [], number=11)
+    expected = read_image(photo, size=5, corners=_frame(OFFSET, OFFSET).tolist()).board
+    right = OFFSET + 5 * CELL  # the column of cloth past the kingdom's right side
+    for row in (1, 3):  # two loose tiles there: the kingdom's own first cells, copied
+        top = OFFSET + row * CELL
+        photo[top : top + CELL, right : right + CELL] = photo[
+            OFFSET : OFFSET + CELL, OFFSET : OFFSET + CELL
+        ]
+    off = location_from_corners(
+        _frame(OFFSET + CELL, OFFSET), 5, tile_span=(0, 5, 0, 5), image_shape=photo.shape[:2]
+    )
+    reading = _read_at(photo, photo, off, None)
+    assert reading.board == expected
+    np.testing.assert_allclose(reading.location.corners, _frame(OFFSET, OFFSET), atol=1e-6)
+    assert any("moved one column left" in warning for warning in reading.warnings)
+
+
 def test_the_frame_stays_when_past_the_other_side_is_table_too(shared_dir):
     """An incomplete kingdom (its last column missing, the cloth shows): the frame's side of
     table is a real edge, nothing lies past the other side, so the frame stays and the reading
