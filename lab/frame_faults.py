@@ -72,11 +72,11 @@ def faulty_frame(location, fault: str):
     """``location`` (a ``BoardLocation``) moved as ``FAULTS[fault]`` says; None when the fault
     does not apply: a 7×7 kingdom is not framed 9×9, and the finder never frames cells whose
     centres lie outside the photo (a kingdom filling the photo has no cell of table past it)."""
-    from vision.find.location import cells_in_photo, location_from_corners
+    from vision.find.location import SIZES, cells_in_photo, location_from_corners
 
     down, right, pitch, grow = FAULTS[fault]
     size = location.size + grow
-    if size not in (5, 7):
+    if size not in SIZES:
         return None
     # Board units of the found frame: its lattice, stretched about the kingdom's centre.
     middle = location.size / 2
@@ -124,16 +124,29 @@ def photo_and_truth(photo: real_gate.Case) -> tuple[bytes, list[list[str]]]:
     return jpeg.tobytes(), [list(row) for row in scene.labels]
 
 
-def read_fault(case: FaultCase, data: bytes, truth_rows: list[list[str]]) -> real_gate.Outcome:
-    """``case``'s photo (``data``, the gate's JPEG) read from its faulty frame, judged against
-    ``truth_rows`` as ``lab.real_gate.read_case`` judges a reading."""
-    from vision.pipeline import ImageError, _read_at, decode, locate
+def find_in(data: bytes) -> tuple[np.ndarray, object]:
+    """The photo ``data`` decoded and where the product finds its kingdom (a ``BoardLocation``),
+    or the sentence saying why none was found."""
+    from vision.pipeline import decode, locate
 
     image = decode(data)
     try:
-        found = locate(image, None, None)
+        return image, locate(image, None, None)
     except ValueError as err:
-        return real_gate.Outcome(case.photo, 0, problem=f"not found ({str(err)[:80]})")
+        return image, f"not found ({str(err)[:80]})"
+
+
+def read_fault(
+    case: FaultCase, data: bytes, truth_rows: list[list[str]], found_in=None
+) -> real_gate.Outcome:
+    """``case``'s photo (``data``, the gate's JPEG) read from its faulty frame, judged against
+    ``truth_rows`` as ``lab.real_gate.read_case`` judges a reading. ``found_in``: ``find_in``
+    of ``data``, when it was made already (every fault of one photo starts from it)."""
+    from vision.pipeline import ImageError, _read_at
+
+    image, found = found_in if found_in is not None else find_in(data)
+    if isinstance(found, str):
+        return real_gate.Outcome(case.photo, 0, problem=found)
     location = found if case.fault == "as found" else faulty_frame(found, case.fault)
     if location is None:
         return real_gate.Outcome(case.photo, 0, problem="does not apply")
@@ -146,8 +159,15 @@ def read_fault(case: FaultCase, data: bytes, truth_rows: list[list[str]]) -> rea
 
 def read_all(cases: list[FaultCase], inputs: dict) -> list[tuple[FaultCase, real_gate.Outcome]]:
     """Each case read, its photo's bytes and truth from ``inputs`` (``photo_and_truth`` of its
-    photo)."""
-    return [(case, read_fault(case, *inputs[case.photo])) for case in cases]
+    photo); each photo decoded and its kingdom found once, for all its faults."""
+    found: dict[real_gate.Case, tuple] = {}
+    results = []
+    for case in cases:
+        data, truth_rows = inputs[case.photo]
+        if case.photo not in found:
+            found[case.photo] = find_in(data)
+        results.append((case, read_fault(case, data, truth_rows, found[case.photo])))
+    return results
 
 
 def applies(outcome: real_gate.Outcome) -> bool:
